@@ -1,0 +1,170 @@
+# pktstats: FPGA queue telemetry, its driver and tools.
+#
+#   make deps     install the Debian/Ubuntu packages that are missing (apt-get)
+#   make all      build the library, tools and simulation models
+#   make test     the whole regression; ends with "N passed, N failed, N skipped"
+#   make lint     Verilator -Wall lint of rtl/ (no waivers)
+#   make synth    Yosys synth_xilinx of the event-capture block, utilisation report
+#   make bench    benchmarks, figures printed
+#   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
+#   make regmap   regenerate rtl/gen, the C register header and docs/regmap.md
+#   make clean
+
+BUILD ?= build
+CC ?= cc
+CXX ?= c++
+PYTHON ?= python3
+VERILATOR ?= verilator
+IVERILOG ?= iverilog
+YOSYS ?= yosys
+
+# Verilator builds go through ccache when it is installed (it is, after `make deps`).
+OBJCACHE ?= $(shell command -v ccache 2>/dev/null)
+export OBJCACHE
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+CFLAGS_WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS_OPT ?= -O2 -g
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+INCLUDES := -Isw/driver/include
+
+# ---------------------------------------------------------------------------------------------
+# Sources
+
+RTL_EVCAP := $(sort $(wildcard rtl/evcap/*.v))
+RTL_GEN := $(sort $(wildcard rtl/gen/*.v))
+RTL_ALL := $(RTL_EVCAP) $(RTL_GEN)
+
+LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
+LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+LIB_OBJ_ASAN := $(patsubst sw/driver/src/%.c,$(BUILD)/asan/obj/%.o,$(LIB_SRC))
+LIB_HEADERS := $(wildcard sw/driver/include/pktstats/*.h)
+
+LIB := $(BUILD)/lib/libpktstats.a
+LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
+
+C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
+
+.PHONY: all deps lint test synth bench soak regmap regmap-check clean demo install
+.DELETE_ON_ERROR:
+
+all: deps $(LIB) $(BUILD)/tb/evcap/test_evcap
+
+deps:
+	@scripts/deps.sh
+
+# ---------------------------------------------------------------------------------------------
+# libpktstats, release and sanitized
+
+$(BUILD)/obj/%.o: sw/driver/src/%.c $(LIB_HEADERS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) -c $< -o $@
+
+$(BUILD)/asan/obj/%.o: sw/driver/src/%.c $(LIB_HEADERS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB_ASAN): $(LIB_OBJ_ASAN)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/asan/test/%: sw/driver/test/%.c $(LIB_ASAN) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -o $@
+
+# ---------------------------------------------------------------------------------------------
+# Verilator harnesses. Each model is built once and reused by every test that needs it.
+# The harness and the library it links are built with the sanitizers, like all C in `make test`;
+# the benchmark builds its own optimised copy.
+
+VERILATOR_FLAGS := --cc --exe --build -Wall -j $(JOBS) --x-assign unique --x-initial unique
+TB_CFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -I$(CURDIR)/sw/driver/include
+
+define verilator_harness
+# $(1) output binary, $(2) top module, $(3) RTL files, $(4) harness sources, $(5) extra C
+# flags, $(6) library
+$(1): $(3) $(4) $(6) | deps
+	@mkdir -p $$(@D)
+	+$(VERILATOR) $(VERILATOR_FLAGS) --top-module $(2) -Mdir $$(@D)/obj -o $$(abspath $$@) \
+		-CFLAGS "$(TB_CFLAGS) $(5)" -LDFLAGS "$(5) $$(abspath $(6))" \
+		$(3) $$(abspath $(4)) >$$(@D)/build.log 2>&1 || { tail -40 $$(@D)/build.log; exit 1; }
+endef
+
+$(eval $(call verilator_harness,$(BUILD)/tb/evcap/test_evcap,evcap_core,$(RTL_EVCAP),tb/evcap/test_evcap.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,$(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
+
+# ---------------------------------------------------------------------------------------------
+# RTL checks
+
+# Each top is linted with -Wall and no waivers, and must compile under Icarus.
+LINT_TOPS := evcap pktstats_id_regs
+
+lint: | deps
+	@for top in $(LINT_TOPS); do \
+		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_ALL) || exit 1; \
+		$(IVERILOG) -g2001 -Wall -s $$top -o /dev/null $(RTL_ALL) || exit 1; \
+		echo "lint: $$top clean (verilator -Wall, iverilog -g2001)"; \
+	done
+
+# Icarus: the reference model's vectors for a directed scenario, replayed into the RTL.
+$(BUILD)/asan/tb/make_vectors: tb/evcap/make_vectors.c $(LIB_ASAN) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -o $@
+
+$(BUILD)/tb/evcap/vectors.txt: $(BUILD)/asan/tb/make_vectors
+	@mkdir -p $(@D)
+	$< > $@
+
+$(BUILD)/tb/evcap/evcap_icarus_tb.vvp: tb/evcap/evcap_icarus_tb.v $(RTL_EVCAP) | deps
+	@mkdir -p $(@D)
+	$(IVERILOG) -g2001 -Wall -s evcap_icarus_tb -o $@ $^
+
+$(BUILD)/synth/evcap.summary: $(RTL_EVCAP) rtl/gen/evcap_regs.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh evcap $(BUILD)/synth $(RTL_EVCAP) rtl/gen/evcap_regs.v
+
+synth: $(BUILD)/synth/evcap.summary
+	@cat $<
+
+regmap:
+	$(PYTHON) regmap/regmap_gen.py
+
+regmap-check:
+	$(PYTHON) regmap/regmap_gen.py --check
+
+# ---------------------------------------------------------------------------------------------
+# Regression
+
+TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vectors.txt \
+	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp
+
+test: deps $(TEST_BINARIES)
+	@$(PYTHON) scripts/run_tests.py \
+		"regmap-fresh=$(PYTHON) regmap/regmap_gen.py --check" \
+		"lint=$(MAKE) --no-print-directory lint" \
+		$(foreach t,$(C_TESTS),"$(notdir $(t))=$(t)") \
+		"test_evcap=$(BUILD)/tb/evcap/test_evcap --cycles $(TEST_CYCLES)" \
+		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
+		"synth=$(MAKE) --no-print-directory synth"
+
+TEST_CYCLES ?= 1000000
+SOAK_CYCLES ?= 50000000
+SOAK_SEEDS ?= 4
+
+soak: deps $(BUILD)/bench/evcap/test_evcap
+	@for i in $$(seq 1 $(SOAK_SEEDS)); do \
+		seed=$$(od -An -N8 -tu8 /dev/urandom | tr -d ' '); \
+		echo "soak: seed $$seed, $(SOAK_CYCLES) cycles"; \
+		$(BUILD)/bench/evcap/test_evcap --seed $$seed --only random --cycles $(SOAK_CYCLES) || exit 1; \
+	done
+
+bench: deps $(BUILD)/bench/evcap/test_evcap
+	@$(PYTHON) bench/evcap_bench.py $(BUILD)/bench/evcap/test_evcap
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Stat packet decoder. See include/pktstats/decode.h for the contract and
+ * docs/evcap-architecture.md ("Packet output") for the frame the hardware emits.
+ */
+#include "pktstats/decode.h"
+
+#include <errno.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define PKTSTATS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define PKTSTATS_ALWAYS_INLINE inline
+#endif
+
+#define V2_HEADER PKTSTATS_STAT_HEADER_BYTES
+#define V1_HEADER PKTSTATS_V1_STAT_HEADER_BYTES
+#define TS_HIGH_MASK 0x3fffffffu /* timestamp bits 61:32 in the first slot */
+
+static inline uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)((unsigned)p[0] << 8 | p[1]);
+}
+
+static inline uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Reasons                                                                                    */
+
+static const struct {
+	const char *name;
+	const char *text;
+} reasons[PKTSTATS_DECODE_ERROR_COUNT] = {
+	[PKTSTATS_DECODE_OK] = {"ok", "no error"},
+	[PKTSTATS_DECODE_FRAME_TRUNCATED] = {"frame_truncated",
+		"frame truncated: captured bytes end before the headers or the IP packet end"},
+	[PKTSTATS_DECODE_NOT_IPV4] = {"not_ipv4", "not an IPv4 frame (EtherType)"},
+	[PKTSTATS_DECODE_BAD_IP_HEADER] = {"bad_ip_header", "bad IPv4 header (version or IHL)"},
+	[PKTSTATS_DECODE_NOT_UDP] = {"not_udp", "IP protocol is not UDP"},
+	[PKTSTATS_DECODE_FRAGMENT] = {"fragment", "IP fragment"},
+	[PKTSTATS_DECODE_LENGTH_MISMATCH] = {"length_mismatch",
+		"IP total length and UDP length disagree"},
+	[PKTSTATS_DECODE_OTHER_PORT] = {"other_port", "UDP destination port not filtered on"},
+	[PKTSTATS_DECODE_TRUNCATED] = {"truncated", "payload shorter than the stat header"},
+	[PKTSTATS_DECODE_BAD_VERSION] = {"bad_version", "unsupported stat packet version"},
+	[PKTSTATS_DECODE_BAD_EVENT_TYPES] = {"bad_event_types", "number of event types is not 3"},
+	[PKTSTATS_DECODE_PARTIAL_SLOT] = {"partial_slot",
+		"truncated: event area is not a multiple of 4 bytes"},
+	[PKTSTATS_DECODE_NO_EVENTS] = {"no_events", "packet holds no short event"},
+	[PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP] = {"first_not_timestamp",
+		"first event is not a timestamp"},
+	[PKTSTATS_DECODE_CUT_TIMESTAMP] = {"cut_timestamp",
+		"timestamp event cut in half (its first slot is the last slot)"},
+};
+
+const char *pktstats_decode_strerror(enum pktstats_decode_error reason)
+{
+	if ((unsigned)reason >= PKTSTATS_DECODE_ERROR_COUNT || !reasons[reason].text)
+		return "unknown decode error";
+	return reasons[reason].text;
+}
+
+const char *pktstats_decode_error_name(enum pktstats_decode_error reason)
+{
+	if ((unsigned)reason >= PKTSTATS_DECODE_ERROR_COUNT || !reasons[reason].name)
+		return "unknown";
+	return reasons[reason].name;
+}
+
+const char *pktstats_seq_status_name(enum pktstats_seq_status status)
+{
+	switch (status) {
+	case PKTSTATS_SEQ_NONE: return "none";
+	case PKTSTATS_SEQ_FIRST: return "first";
+	case PKTSTATS_SEQ_IN_ORDER: return "in_order";
+	case PKTSTATS_SEQ_GAP: return "gap";
+	case PKTSTATS_SEQ_RESET: return "reset";
+	case PKTSTATS_SEQ_REORDERED: return "reordered";
+	case PKTSTATS_SEQ_DUPLICATE: return "duplicate";
+	}
+	return "unknown";
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Frame                                                                                      */
+
+/* view->payload stays NULL (zeroed at the start, set only on success). */
+static int frame_error(struct pktstats_frame_view *view, enum pktstats_decode_error reason)
+{
+	view->reason = reason;
+	return -EBADMSG;
+}
+
+int pktstats_parse_frame(const uint8_t *frame, size_t len, struct pktstats_frame_view *view)
+{
+	const uint8_t *ip, *udp;
+	size_t off, ihl, total, udp_len;
+	uint16_t ethertype;
+
+	if (!view)
+		return -EINVAL;
+	memset(view, 0, sizeof(*view));
+	if (!frame)
+		return -EINVAL;
+
+	if (len < PKTSTATS_ETH_HEADER_BYTES)
+		return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	memcpy(view->dst_mac, frame, 6);
+	memcpy(view->src_mac, frame + 6, 6);
+	ethertype = be16(frame + 12);
+	off = PKTSTATS_ETH_HEADER_BYTES;
+	if (ethertype == PKTSTATS_ETHERTYPE_VLAN) {
+		if (len < off + PKTSTATS_VLAN_TAG_BYTES)
+			return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
+		view->vlan = true;
+		view->vlan_tci = be16(frame + off);
+		ethertype = be16(frame + off + 2);
+		off += PKTSTATS_VLAN_TAG_BYTES;
+	}
+	if (ethertype != PKTSTATS_ETHERTYPE_IPV4)
+		return frame_error(view, PKTSTATS_DECODE_NOT_IPV4);
+
+	if (len - off < PKTSTATS_IP_HEADER_BYTES)
+		return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	ip = frame + off;
+	if ((ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
+		return frame_error(view, PKTSTATS_DECODE_BAD_IP_HEADER);
+	ihl = (size_t)(ip[0] & 0x0f) * 4;
+	total = be16(ip + 2);
+	view->ip_header_len = (uint8_t)ihl;
+	view->tos = ip[1];
+	view->ip_total_len = (uint16_t)total;
+	view->ip_id = be16(ip + 4);
+	view->ttl = ip[8];
+	view->src_ip = be32(ip + 12);
+	view->dst_ip = be32(ip + 16);
+	if (ip[9] != PKTSTATS_IP_PROTO_UDP)
+		return frame_error(view, PKTSTATS_DECODE_NOT_UDP);
+	if (be16(ip + 6) & 0x3fff) /* MF flag or fragment offset */
+		return frame_error(view, PKTSTATS_DECODE_FRAGMENT);
+	if (len - off < ihl)
+		return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
+
+	/* The UDP header, read as soon as it is captured so that the ports are known even when a
+	 * length check below fails (the stream's port filter uses them). */
+	udp = ip + ihl;
+	if (len - off >= ihl + PKTSTATS_UDP_HEADER_BYTES) {
+		view->src_port = be16(udp);
+		view->dst_port = be16(udp + 2);
+		view->udp_len = be16(udp + 4);
+	}
+	if (total < ihl + PKTSTATS_UDP_HEADER_BYTES)
+		return frame_error(view, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	if (len - off < total)
+		return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	udp_len = view->udp_len;
+	if (udp_len < PKTSTATS_UDP_HEADER_BYTES || udp_len != total - ihl)
+		return frame_error(view, PKTSTATS_DECODE_LENGTH_MISMATCH);
+
+	view->payload = udp + PKTSTATS_UDP_HEADER_BYTES;
+	view->payload_len = udp_len - PKTSTATS_UDP_HEADER_BYTES;
+	view->trailer_len = len - off - total;
+	view->reason = PKTSTATS_DECODE_OK;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Payload                                                                                    */
+
+void pktstats_decode_default_options(struct pktstats_decode_options *options)
+{
+	if (!options)
+		return;
+	options->accept_v1 = true;
+	options->v1_resolution = 0;
+}
+
+/*
+ * The slot loop, from slot 2 (slots 0..1 are the opening timestamp, already in start_tick).
+ * `v1` and `full` are compile-time constants at each call site, so each of the four variants
+ * is its own tight loop. full = 0 is summary mode: no events, no occupancy.
+ * Returns OK or the reason; fills n_events/n_timestamps/first/last in packet.
+ *
+ * `acc` is the tick without the modulo: the loop-carried dependency is one add, and the
+ * 2^62 mask is applied only where a tick is output. It cannot overflow: it starts below 2^62
+ * and grows by less than 2^19 per slot, for fewer than 2^32 slots.
+ */
+static PKTSTATS_ALWAYS_INLINE enum pktstats_decode_error
+decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const int full,
+	     struct pktstats_packet *packet, struct pktstats_event *events, size_t max_events)
+{
+	uint64_t acc = packet->start_tick;
+	uint64_t first = acc, last = acc;
+	uint32_t n = 0, n_ts = 1, i = 2;
+	const uint64_t ns_per_tick = (uint64_t)PKTSTATS_CLOCK_NS << packet->resolution;
+	int64_t occupancy[PKTSTATS_QUEUES];
+
+	if (full)
+		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+			occupancy[q] = packet->queue_size[q];
+
+	while (i < n_slots) {
+		const uint32_t s = be32(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
+		const uint32_t type = s >> PKTSTATS_SLOT_TYPE_SHIFT;
+
+		if (type == PKTSTATS_EVENT_TIMESTAMP) {
+			if (i + 1 >= n_slots)
+				return PKTSTATS_DECODE_CUT_TIMESTAMP;
+			acc = (uint64_t)(s & TS_HIGH_MASK) << 32 |
+			      be32(slots + (size_t)(i + 1) * PKTSTATS_SLOT_BYTES);
+			n_ts++;
+			i += 2;
+			continue;
+		}
+		const uint32_t field = s & PKTSTATS_SLOT_GAP_MASK;
+		if (v1) /* low 19 bits of the absolute tick: advance to the next tick with them */
+			acc += (field - (uint32_t)acc) & PKTSTATS_SLOT_GAP_MASK;
+		else /* gap since the previous event */
+			acc += field;
+		if (n == 0)
+			first = acc;
+		last = acc;
+		if (full) {
+			const uint32_t q = (s >> PKTSTATS_SLOT_QUEUE_SHIFT) & 7;
+			const uint32_t length = (s >> PKTSTATS_SLOT_LENGTH_SHIFT) & 0xff;
+			const uint64_t tick = acc & PKTSTATS_TIMESTAMP_MASK;
+			const int64_t words = (int64_t)length;
+
+			occupancy[q] += type == PKTSTATS_EVENT_ARRIVAL ? words
+				      : type == PKTSTATS_EVENT_DEPARTURE ? -words : 0;
+			if (n < max_events)
+				events[n] = (struct pktstats_event){
+					.tick = tick,
+					.time_ns = tick * ns_per_tick, /* (tick << c) * 8 mod 2^64 */
+					.occupancy = occupancy[q],
+					.slot = i,
+					.type = (uint8_t)type,
+					.queue = (uint8_t)q,
+					.length = (uint8_t)length,
+					.reserved = 0,
+				};
+		}
+		n++;
+		i++;
+	}
+	packet->n_events = n;
+	packet->n_timestamps = n_ts;
+	packet->first_tick = first & PKTSTATS_TIMESTAMP_MASK;
+	packet->last_tick = last & PKTSTATS_TIMESTAMP_MASK;
+	if (n == 0 && !v1)
+		return PKTSTATS_DECODE_NO_EVENTS;
+	return PKTSTATS_DECODE_OK;
+}
+
+int pktstats_decode_payload_ex(const uint8_t *payload, size_t len,
+			       const struct pktstats_decode_options *options,
+			       struct pktstats_packet *packet, struct pktstats_event *events,
+			       size_t max_events, size_t *n_events,
+			       enum pktstats_decode_error *reason)
+{
+	struct pktstats_decode_options defaults;
+	enum pktstats_decode_error why;
+	unsigned version, resolution;
+	size_t header, slot_bytes;
+	const uint8_t *slots;
+	uint32_t n_slots;
+
+	if (n_events)
+		*n_events = 0;
+	if (reason)
+		*reason = PKTSTATS_DECODE_OK;
+	if (!packet || (!payload && len))
+		return -EINVAL;
+	if (!options) {
+		pktstats_decode_default_options(&defaults);
+		options = &defaults;
+	}
+	if (options->v1_resolution > PKTSTATS_RESOLUTION_MAX)
+		return -EINVAL;
+	memset(packet, 0, sizeof(*packet));
+	if (!events)
+		max_events = 0;
+
+	/* Header. packet->version is set last: nonzero means the header fields are valid. */
+	if (len < 1) {
+		why = PKTSTATS_DECODE_TRUNCATED;
+		goto bad;
+	}
+	version = payload[0] & PKTSTATS_VERSION_MASK;
+	if (version == PKTSTATS_FORMAT_VERSION) {
+		header = V2_HEADER;
+		resolution = (payload[0] & PKTSTATS_RESOLUTION_MASK) >> PKTSTATS_RESOLUTION_SHIFT;
+	} else if (version == PKTSTATS_FORMAT_VERSION_1 && options->accept_v1) {
+		header = V1_HEADER;
+		resolution = options->v1_resolution;
+	} else {
+		why = PKTSTATS_DECODE_BAD_VERSION;
+		goto bad;
+	}
+	if (len < header) {
+		why = PKTSTATS_DECODE_TRUNCATED;
+		goto bad;
+	}
+	if (payload[1] != PKTSTATS_EVENT_TYPES) {
+		why = PKTSTATS_DECODE_BAD_EVENT_TYPES;
+		goto bad;
+	}
+	slot_bytes = len - header;
+	if (slot_bytes / PKTSTATS_SLOT_BYTES > UINT32_MAX)
+		return -EINVAL; /* > 16 GiB: not a payload */
+	packet->resolution = (uint8_t)resolution;
+	packet->event_types = payload[1];
+	packet->sequence = be32(payload + 2);
+	if (version == PKTSTATS_FORMAT_VERSION) {
+		packet->missed = (payload[0] & PKTSTATS_FLAG_MISSED) != 0;
+		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+			packet->queue_size[q] = be32(payload + 6 + 4 * q);
+	} else {
+		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+			packet->queue_size[q] = be32(payload + 6 + 8 * q);
+			packet->queue_packets[q] = be32(payload + 10 + 8 * q);
+		}
+	}
+	n_slots = (uint32_t)(slot_bytes / PKTSTATS_SLOT_BYTES);
+	packet->n_slots = n_slots;
+	packet->version = (uint8_t)version;
+
+	/* Slots. */
+	if (slot_bytes % PKTSTATS_SLOT_BYTES) {
+		why = PKTSTATS_DECODE_PARTIAL_SLOT;
+		goto bad;
+	}
+	if (n_slots == 0) {
+		why = PKTSTATS_DECODE_NO_EVENTS;
+		goto bad;
+	}
+	slots = payload + header;
+	if ((slots[0] >> 6) != PKTSTATS_EVENT_TIMESTAMP) {
+		why = PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP;
+		goto bad;
+	}
+	if (n_slots < 2) {
+		why = PKTSTATS_DECODE_CUT_TIMESTAMP;
+		goto bad;
+	}
+	packet->start_tick = (uint64_t)(be32(slots) & TS_HIGH_MASK) << 32 | be32(slots + 4);
+
+	if (version == PKTSTATS_FORMAT_VERSION) {
+		if (events)
+			why = decode_slots(slots, n_slots, 0, 1, packet, events, max_events);
+		else
+			why = decode_slots(slots, n_slots, 0, 0, packet, NULL, 0);
+	} else {
+		if (events)
+			why = decode_slots(slots, n_slots, 1, 1, packet, events, max_events);
+		else
+			why = decode_slots(slots, n_slots, 1, 0, packet, NULL, 0);
+	}
+	if (why != PKTSTATS_DECODE_OK)
+		goto bad;
+
+	if (packet->n_events > max_events) {
+		if (n_events)
+			*n_events = max_events;
+		return events ? -ENOSPC : 0;
+	}
+	if (n_events)
+		*n_events = packet->n_events;
+	return 0;
+
+bad:
+	if (reason)
+		*reason = why;
+	return -EBADMSG;
+}
+
+int pktstats_decode_payload(const uint8_t *payload, size_t len, struct pktstats_packet *packet,
+			    struct pktstats_event *events, size_t max_events, size_t *n_events,
+			    enum pktstats_decode_error *reason)
+{
+	return pktstats_decode_payload_ex(payload, len, NULL, packet, events, max_events,
+					  n_events, reason);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Stream                                                                                     */
+
+void pktstats_stream_default_options(struct pktstats_stream_options *options)
+{
+	if (!options)
+		return;
+	options->udp_port = PKTSTATS_UDP_PORT;
+	pktstats_decode_default_options(&options->decode);
+}
+
+int pktstats_stream_init(struct pktstats_stream *stream,
+			 const struct pktstats_stream_options *options)
+{
+	if (!stream)
+		return -EINVAL;
+	if (options && options->decode.v1_resolution > PKTSTATS_RESOLUTION_MAX)
+		return -EINVAL;
+	memset(stream, 0, sizeof(*stream));
+	if (options)
+		stream->options = *options;
+	else
+		pktstats_stream_default_options(&stream->options);
+	return 0;
+}
+
+/* Index of the source ip:port, created if new; -1 if the table is full. */
+static int find_source(struct pktstats_stream *stream, uint32_t ip, uint16_t port)
+{
+	struct pktstats_source *src;
+	unsigned i = stream->last_source;
+
+	if (i < stream->n_sources && stream->sources[i].ip == ip && stream->sources[i].port == port)
+		return (int)i;
+	for (i = 0; i < stream->n_sources; i++) {
+		if (stream->sources[i].ip == ip && stream->sources[i].port == port) {
+			stream->last_source = i;
+			return (int)i;
+		}
+	}
+	if (stream->n_sources >= PKTSTATS_STREAM_MAX_SOURCES)
+		return -1;
+	i = stream->n_sources++;
+	src = &stream->sources[i];
+	memset(src, 0, sizeof(*src));
+	src->ip = ip;
+	src->port = port;
+	stream->last_source = i;
+	return (int)i;
+}
+
+/* Adds `delta` to a source's counters (if any) and to the totals. */
+static void count(struct pktstats_stream *stream, struct pktstats_source *src,
+		  const struct pktstats_stream_counters *delta)
+{
+	struct pktstats_stream_counters *c[2] = {&stream->total, src ? &src->counters : NULL};
+
+	for (int k = 0; k < 2; k++) {
+		if (!c[k])
+			continue;
+		c[k]->packets += delta->packets;
+		c[k]->events += delta->events;
+		c[k]->malformed += delta->malformed;
+		c[k]->lost += delta->lost;
+		c[k]->gaps += delta->gaps;
+		c[k]->resets += delta->resets;
+		c[k]->reordered += delta->reordered;
+		c[k]->duplicates += delta->duplicates;
+		c[k]->missed_flags += delta->missed_flags;
+	}
+}
+
+#define WINDOW_ALL UINT64_MAX
+
+/* Sequence tracking for one packet whose header decoded. */
+static void track(struct pktstats_stream *stream, struct pktstats_source *src, uint32_t seq,
+		  struct pktstats_stream_result *result)
+{
+	struct pktstats_stream_counters delta = {0};
+	uint32_t ahead, behind;
+
+	if (!src->synced) {
+		/* Whatever came before is unknown: not lost; older numbers count as seen. */
+		src->synced = true;
+		src->expected = seq + 1;
+		src->window = WINDOW_ALL;
+		result->seq_status = PKTSTATS_SEQ_FIRST;
+		return;
+	}
+	result->expected = src->expected;
+	ahead = seq - src->expected; /* modulo 2^32: the wrap from 0xffffffff to 0 is in order */
+	behind = src->expected - seq;
+	if (seq == src->expected) {
+		src->window = src->window << 1 | 1;
+		src->expected = seq + 1;
+		result->seq_status = PKTSTATS_SEQ_IN_ORDER;
+	} else if (ahead < UINT32_C(0x80000000) &&
+		   (seq != 0 || ahead <= PKTSTATS_STREAM_REORDER_WINDOW)) {
+		/* Ahead. Sequence 0 is a reset, unless it is a small gap across the wrap. */
+		uint32_t shift = ahead + 1;
+
+		src->window = shift >= 64 ? 1 : src->window << shift | 1;
+		src->expected = seq + 1;
+		result->seq_status = PKTSTATS_SEQ_GAP;
+		result->lost = ahead;
+		delta.lost = ahead;
+		delta.gaps = 1;
+	} else if (seq != 0 && behind <= PKTSTATS_STREAM_REORDER_WINDOW) {
+		uint64_t bit = UINT64_C(1) << (behind - 1);
+
+		if (src->window & bit) {
+			result->seq_status = PKTSTATS_SEQ_DUPLICATE;
+			delta.duplicates = 1;
+		} else {
+			/* Its number was counted as lost when the gap was seen. */
+			src->window |= bit;
+			result->seq_status = PKTSTATS_SEQ_REORDERED;
+			delta.reordered = 1;
+			if (src->counters.lost > 0 && stream->total.lost > 0) {
+				src->counters.lost--;
+				stream->total.lost--;
+			}
+		}
+	} else {
+		/* 0 while something else was expected, or far behind: capture restarted. */
+		src->expected = seq + 1;
+		src->window = WINDOW_ALL;
+		result->seq_status = PKTSTATS_SEQ_RESET;
+		delta.resets = 1;
+	}
+	count(stream, src, &delta);
+}
+
+static int feed(struct pktstats_stream *stream, uint32_t src_ip, uint16_t src_port,
+		const uint8_t *payload, size_t len, struct pktstats_event *events,
+		size_t max_events, struct pktstats_stream_result *result)
+{
+	struct pktstats_stream_counters delta = {0};
+	struct pktstats_source *src = NULL;
+	int r, i;
+
+	r = pktstats_decode_payload_ex(payload, len, &stream->options.decode, &result->packet,
+				       events, max_events, &result->n_events, &result->reason);
+	if (r != 0 && r != -EBADMSG && r != -ENOSPC)
+		return r;
+	i = find_source(stream, src_ip, src_port);
+	result->source = i;
+	if (i >= 0)
+		src = &stream->sources[i];
+	if (r == -EBADMSG) {
+		delta.malformed = 1;
+	} else {
+		delta.packets = 1;
+		delta.events = result->packet.n_events;
+	}
+	if (result->packet.version != 0) {
+		if (result->packet.missed)
+			delta.missed_flags = 1;
+		if (src)
+			track(stream, src, result->packet.sequence, result);
+		else
+			stream->untracked++;
+	}
+	count(stream, src, &delta);
+	return r;
+}
+
+static void result_reset(struct pktstats_stream_result *result)
+{
+	memset(result, 0, sizeof(*result));
+	result->source = -1;
+}
+
+int pktstats_stream_feed_frame(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
+			       struct pktstats_event *events, size_t max_events,
+			       struct pktstats_stream_result *result)
+{
+	struct pktstats_stream_counters delta = {0};
+	uint16_t port;
+	int r;
+
+	if (!stream || !result)
+		return -EINVAL;
+	result_reset(result);
+	if (!frame)
+		return -EINVAL;
+	stream->frames++;
+	port = stream->options.udp_port;
+	r = pktstats_parse_frame(frame, len, &result->frame);
+	if (r < 0) {
+		result->reason = result->frame.reason;
+		switch (result->reason) {
+		case PKTSTATS_DECODE_NOT_IPV4:
+		case PKTSTATS_DECODE_NOT_UDP:
+		case PKTSTATS_DECODE_FRAGMENT:
+			stream->ignored++;
+			return -ENOMSG;
+		default:
+			break;
+		}
+		/* With a port filter, a broken frame is ours only if its port was readable and
+		 * matches. */
+		if (port != 0 && result->frame.dst_port != port) {
+			stream->ignored++;
+			return -ENOMSG;
+		}
+		delta.malformed = 1;
+		count(stream, NULL, &delta);
+		return -EBADMSG;
+	}
+	if (port != 0 && result->frame.dst_port != port) {
+		result->reason = PKTSTATS_DECODE_OTHER_PORT;
+		stream->ignored++;
+		return -ENOMSG;
+	}
+	return feed(stream, result->frame.src_ip, result->frame.src_port, result->frame.payload,
+		    result->frame.payload_len, events, max_events, result);
+}
+
+int pktstats_stream_feed_payload(struct pktstats_stream *stream, uint32_t src_ip,
+				 uint16_t src_port, const uint8_t *payload, size_t len,
+				 struct pktstats_event *events, size_t max_events,
+				 struct pktstats_stream_result *result)
+{
+	if (!stream || !result)
+		return -EINVAL;
+	result_reset(result);
+	if (!payload && len)
+		return -EINVAL;
+	stream->frames++;
+	return feed(stream, src_ip, src_port, payload, len, events, max_events, result);
+}

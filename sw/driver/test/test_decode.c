@@ -1,0 +1,1804 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * TAP test of the stat packet decoder (src/decode.c).
+ *
+ * Inputs are written by hand: literal byte arrays, or small helpers that write big-endian
+ * fields with the bit positions spelled out here (not taken from format.h), so that a mistake
+ * shared by an encoder and this decoder cannot hide.
+ */
+#include "pktstats/decode.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------- */
+/* TAP                                                                                        */
+
+static unsigned tests_run, tests_failed;
+static int test_ok; /* the current test's verdict */
+
+static void begin(void)
+{
+	test_ok = 1;
+}
+
+static void end(const char *name)
+{
+	tests_run++;
+	if (!test_ok)
+		tests_failed++;
+	printf("%sok %u - %s\n", test_ok ? "" : "not ", tests_run, name);
+}
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* Checks inside a test: the first few failures are explained as TAP comments. */
+#define EXPECT(cond)                                                                     \
+	do {                                                                             \
+		if (!(cond)) {                                                           \
+			if (test_ok)                                                     \
+				diag("line %d: %s", __LINE__, #cond);                    \
+			test_ok = 0;                                                     \
+		}                                                                        \
+	} while (0)
+
+#define EXPECT_EQ(a, b)                                                                  \
+	do {                                                                             \
+		uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                         \
+		if (a_ != b_) {                                                          \
+			if (test_ok)                                                     \
+				diag("line %d: %s == %s: 0x%" PRIx64 " != 0x%" PRIx64,   \
+				     __LINE__, #a, #b, a_, b_);                          \
+			test_ok = 0;                                                     \
+		}                                                                        \
+	} while (0)
+
+/* ---------------------------------------------------------------------------------------- */
+/* Hand-written input                                                                         */
+
+struct buf {
+	uint8_t b[70000];
+	size_t n;
+};
+
+static void put8(struct buf *b, unsigned v)
+{
+	b->b[b->n++] = (uint8_t)v;
+}
+
+static void put16(struct buf *b, unsigned v)
+{
+	put8(b, v >> 8 & 0xff);
+	put8(b, v & 0xff);
+}
+
+static void put32(struct buf *b, uint32_t v)
+{
+	put8(b, v >> 24 & 0xff);
+	put8(b, v >> 16 & 0xff);
+	put8(b, v >> 8 & 0xff);
+	put8(b, v & 0xff);
+}
+
+enum { ARR = 1, DEP = 2, DROP = 3 };
+
+/* Short event slot: type 31:30, queue 29:27, length 26:19, gap (v1: time low bits) 18:0. */
+static uint32_t ev(unsigned type, unsigned queue, unsigned length, uint32_t gap)
+{
+	return (uint32_t)type << 30 | (uint32_t)queue << 27 | (uint32_t)length << 19 | gap;
+}
+
+static void put_ev(struct buf *b, unsigned type, unsigned queue, unsigned length, uint32_t gap)
+{
+	put32(b, ev(type, queue, length, gap));
+}
+
+/* Timestamp event: `00` + bits 61:32, then bits 31:0. */
+static void put_ts(struct buf *b, uint64_t tick)
+{
+	put32(b, (uint32_t)(tick >> 32) & 0x3fffffff);
+	put32(b, (uint32_t)tick);
+}
+
+/* Version 2 header: M<<7 | c<<4 | 2, 3, seq, 8 queue sizes. qs NULL = all 0. */
+static void put_hdr2(struct buf *b, int missed, unsigned c, uint32_t seq, const uint32_t *qs)
+{
+	b->n = 0;
+	put8(b, (missed ? 0x80u : 0) | c << 4 | 2);
+	put8(b, 3);
+	put32(b, seq);
+	for (int q = 0; q < 8; q++)
+		put32(b, qs ? qs[q] : 0);
+}
+
+/* Version 1 header: byte0 (reserved<<4 | 1), 3, seq, 8 x (words, packets). */
+static void put_hdr1(struct buf *b, unsigned byte0, uint32_t seq, const uint32_t *words,
+		     const uint32_t *packets)
+{
+	b->n = 0;
+	put8(b, byte0);
+	put8(b, 3);
+	put32(b, seq);
+	for (int q = 0; q < 8; q++) {
+		put32(b, words ? words[q] : 0);
+		put32(b, packets ? packets[q] : 0);
+	}
+}
+
+/* A minimal valid v2 payload: timestamp `tick` + one arrival on queue 0. */
+static void minimal_packet(struct buf *b, uint32_t seq, int missed, uint64_t tick)
+{
+	put_hdr2(b, missed, 0, seq, NULL);
+	put_ts(b, tick);
+	put_ev(b, ARR, 0, 1, 0);
+}
+
+/* Ethernet / IPv4 / UDP around a payload. */
+struct frame_opts {
+	int vlan;             /* add an 802.1Q tag */
+	uint16_t tci;
+	uint16_t ethertype;   /* after the tag */
+	unsigned ihl;         /* 5.. (options are zero bytes) */
+	unsigned ip_version;
+	uint8_t proto;
+	uint16_t frag;        /* flags + fragment offset */
+	int total_adjust;     /* added to the correct IP total length */
+	int udp_adjust;       /* added to the correct UDP length */
+	size_t trailer;       /* padding / FCS bytes after the IP packet */
+	uint32_t sip, dip;
+	uint16_t sport, dport;
+	uint16_t id;
+};
+
+static struct frame_opts frame_defaults(void)
+{
+	struct frame_opts o = {0};
+
+	o.ethertype = 0x0800;
+	o.ihl = 5;
+	o.ip_version = 4;
+	o.proto = 17;
+	o.frag = 0x4000; /* DF */
+	o.sip = 0x0a000001;
+	o.dip = 0x0a000002;
+	o.sport = 27033;
+	o.dport = 27033;
+	o.id = 7;
+	return o;
+}
+
+static size_t build_frame(struct buf *f, const uint8_t *payload, size_t n,
+			  const struct frame_opts *o)
+{
+	size_t ip_start, total = o->ihl * 4 + 8 + n;
+	uint32_t sum = 0;
+
+	f->n = 0;
+	for (int i = 0; i < 6; i++)
+		put8(f, i == 5 ? 1 : i == 0 ? 2 : 0);
+	for (int i = 0; i < 6; i++)
+		put8(f, i == 5 ? 2 : i == 0 ? 2 : 0);
+	if (o->vlan) {
+		put16(f, 0x8100);
+		put16(f, o->tci);
+	}
+	put16(f, o->ethertype);
+	ip_start = f->n;
+	put8(f, o->ip_version << 4 | o->ihl);
+	put8(f, 0);
+	put16(f, (unsigned)((int)total + o->total_adjust));
+	put16(f, o->id);
+	put16(f, o->frag);
+	put8(f, 64);
+	put8(f, o->proto);
+	put16(f, 0); /* checksum, below */
+	put32(f, o->sip);
+	put32(f, o->dip);
+	for (unsigned i = 5; i < o->ihl; i++)
+		put32(f, 0x01010101); /* NOP options */
+	for (size_t i = ip_start; i < ip_start + o->ihl * 4; i += 2)
+		sum += (uint32_t)f->b[i] << 8 | f->b[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	f->b[ip_start + 10] = (uint8_t)(~sum >> 8);
+	f->b[ip_start + 11] = (uint8_t)~sum;
+	put16(f, o->sport);
+	put16(f, o->dport);
+	put16(f, (unsigned)((int)(8 + n) + o->udp_adjust));
+	put16(f, 0);
+	memcpy(f->b + f->n, payload, n);
+	f->n += n;
+	for (size_t i = 0; i < o->trailer; i++)
+		put8(f, 0xa5);
+	return f->n;
+}
+
+static struct pktstats_event events[PKTSTATS_DECODE_MAX_EVENTS];
+
+/* An exact-size heap copy, so that AddressSanitizer sees any read past the end. */
+static uint8_t *exact(const uint8_t *p, size_t n)
+{
+	uint8_t *c = malloc(n ? n : 1);
+
+	if (!c) {
+		printf("Bail out! out of memory\n");
+		exit(2);
+	}
+	if (n)
+		memcpy(c, p, n);
+	return c;
+}
+
+/* Decodes with events; returns the return code, fills packet/n/reason. */
+static int dec(const struct buf *b, struct pktstats_packet *p, size_t *n,
+	       enum pktstats_decode_error *why)
+{
+	uint8_t *c = exact(b->b, b->n);
+	int r = pktstats_decode_payload(c, b->n, p, events, PKTSTATS_DECODE_MAX_EVENTS, n, why);
+
+	free(c);
+	return r;
+}
+
+static int dec_opt(const struct buf *b, const struct pktstats_decode_options *o,
+		   struct pktstats_packet *p, size_t *n, enum pktstats_decode_error *why)
+{
+	uint8_t *c = exact(b->b, b->n);
+	int r = pktstats_decode_payload_ex(c, b->n, o, p, events, PKTSTATS_DECODE_MAX_EVENTS, n,
+					   why);
+
+	free(c);
+	return r;
+}
+
+static void expect_event(int line, const struct pktstats_event *e, uint64_t tick, unsigned type,
+			 unsigned queue, unsigned length, int64_t occupancy, uint32_t slot)
+{
+	if (e->tick != tick || e->type != type || e->queue != queue || e->length != length ||
+	    e->occupancy != occupancy || e->slot != slot) {
+		if (test_ok)
+			diag("line %d: event tick 0x%" PRIx64 " type %u queue %u length %u occ %" PRId64
+			     " slot %u; expected 0x%" PRIx64 " %u %u %u %" PRId64 " %u",
+			     line, e->tick, e->type, e->queue, e->length, e->occupancy, e->slot,
+			     tick, type, queue, length, occupancy, slot);
+		test_ok = 0;
+	}
+}
+#define EXPECT_EVENT(e, ...) expect_event(__LINE__, e, __VA_ARGS__)
+
+/* ---------------------------------------------------------------------------------------- */
+/* Payload tests                                                                              */
+
+/* A normal packet, written out byte by byte. */
+static const uint8_t normal_packet[] = {
+	0x02, 0x03,             /* M=0 c=0 v=2, 3 event types */
+	0x00, 0x00, 0x00, 0x07, /* sequence 7 */
+	0x00, 0x00, 0x00, 0x64, /* q0 100 words */
+	0x00, 0x00, 0x00, 0x00, /* q1 */
+	0x00, 0x01, 0x00, 0x00, /* q2 65536 */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, /* q3..q6 */
+	0x00, 0x00, 0x00, 0x05, /* q7 5 */
+	0x00, 0x00, 0x00, 0x01, 0x23, 0x45, 0x67, 0x89, /* slots 0-1: timestamp 0x123456789 */
+	0x40, 0x50, 0x00, 0x00, /* slot 2: arrival q0 len 10 gap 0 */
+	0x50, 0x18, 0x00, 0x05, /* slot 3: arrival q2 len 3 gap 5 */
+	0x80, 0x27, 0xff, 0xff, /* slot 4: departure q0 len 4 gap 0x7ffff */
+	0xff, 0xf8, 0x00, 0x01, /* slot 5: drop q7 len 255 gap 1 */
+	0xb8, 0x10, 0x00, 0x02, /* slot 6: departure q7 len 2 gap 2 */
+};
+
+static void test_normal_packet(void)
+{
+	struct pktstats_packet p;
+	enum pktstats_decode_error why = PKTSTATS_DECODE_CUT_TIMESTAMP;
+	size_t n = 99;
+	const uint64_t t0 = 0x123456789;
+	int r;
+
+	begin();
+	r = pktstats_decode_payload(normal_packet, sizeof(normal_packet), &p, events, 16, &n, &why);
+	EXPECT_EQ(r, 0);
+	EXPECT_EQ(why, PKTSTATS_DECODE_OK);
+	EXPECT_EQ(n, 5);
+	EXPECT_EQ(p.version, 2);
+	EXPECT_EQ(p.missed, 0);
+	EXPECT_EQ(p.resolution, 0);
+	EXPECT_EQ(p.event_types, 3);
+	EXPECT_EQ(p.sequence, 7);
+	EXPECT_EQ(p.queue_size[0], 100);
+	EXPECT_EQ(p.queue_size[1], 0);
+	EXPECT_EQ(p.queue_size[2], 65536);
+	EXPECT_EQ(p.queue_size[6], 0);
+	EXPECT_EQ(p.queue_size[7], 5);
+	EXPECT_EQ(p.queue_packets[0], 0);
+	EXPECT_EQ(p.n_slots, 7);
+	EXPECT_EQ(p.n_events, 5);
+	EXPECT_EQ(p.n_timestamps, 1);
+	EXPECT_EQ(p.start_tick, t0);
+	EXPECT_EQ(p.first_tick, t0);
+	EXPECT_EQ(p.last_tick, t0 + 5 + 0x7ffff + 1 + 2);
+	EXPECT_EVENT(&events[0], t0, ARR, 0, 10, 110, 2);
+	EXPECT_EVENT(&events[1], t0 + 5, ARR, 2, 3, 65539, 3);
+	EXPECT_EVENT(&events[2], t0 + 5 + 0x7ffff, DEP, 0, 4, 106, 4);
+	EXPECT_EVENT(&events[3], t0 + 5 + 0x7ffff + 1, DROP, 7, 255, 5, 5);
+	EXPECT_EVENT(&events[4], t0 + 5 + 0x7ffff + 3, DEP, 7, 2, 3, 6);
+	EXPECT_EQ(events[0].time_ns, t0 * 8);
+	EXPECT_EQ(events[4].time_ns, (t0 + 5 + 0x7ffff + 3) * 8);
+	EXPECT_EQ(events[1].reserved, 0);
+	end("normal packet: timestamp + arrivals, departures, drop, gaps up to 0x7ffff");
+}
+
+static void test_header_fields(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint32_t qs[8] = {0xffffffff, 1, 2, 3, 4, 5, 6, 0x80000000};
+
+	begin();
+	put_hdr2(&b, 1, 5, 0xdeadbeef, qs);
+	put_ts(&b, 0x2aaaaaaa55555555 & ((UINT64_C(1) << 62) - 1));
+	put_ev(&b, ARR, 0, 255, 3);
+	put_ev(&b, ARR, 7, 1, 0);
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(p.missed, 1);
+	EXPECT_EQ(p.resolution, 5);
+	EXPECT_EQ(p.sequence, 0xdeadbeef);
+	for (int q = 0; q < 8; q++)
+		EXPECT_EQ(p.queue_size[q], qs[q]);
+	EXPECT_EQ(p.start_tick, 0x2aaaaaaa55555555);
+	EXPECT_EQ(p.first_tick, 0x2aaaaaaa55555558);
+	/* A full 32-bit queue plus 255 words does not wrap. */
+	EXPECT_EQ(events[0].occupancy, INT64_C(0xffffffff) + 255);
+	EXPECT_EQ(events[1].occupancy, INT64_C(0x80000000) + 1);
+	end("header: M flag, resolution, sequence, 32-bit queue sizes, 64-bit occupancy");
+}
+
+static void test_first_gap(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+
+	begin();
+	put_hdr2(&b, 0, 0, 1, NULL);
+	put_ts(&b, 1000);
+	put_ev(&b, ARR, 3, 2, 17); /* the first short event may have a gap from the timestamp */
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(p.start_tick, 1000);
+	EXPECT_EQ(p.first_tick, 1017);
+	EXPECT_EQ(p.last_tick, 1017);
+	EXPECT_EQ(events[0].tick, 1017);
+	end("first short event's gap counts from the opening timestamp");
+}
+
+static void test_mid_timestamp(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint32_t qs[8] = {0, 0, 40};
+	const uint64_t t0 = 500, t1 = 500 + 1 + 0x80000 + 12345;
+
+	begin();
+	put_hdr2(&b, 0, 0, 2, qs);
+	put_ts(&b, t0);
+	put_ev(&b, ARR, 2, 8, 1);   /* slot 2 */
+	put_ts(&b, t1);             /* slots 3-4 */
+	put_ev(&b, DEP, 2, 8, 0);   /* slot 5: gap from the new timestamp */
+	put_ev(&b, ARR, 2, 16, 7);  /* slot 6 */
+	put_ts(&b, 3);              /* slots 7-8: timer reset: time goes back */
+	put_ev(&b, DROP, 2, 9, 2);  /* slot 9 */
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(n, 4);
+	EXPECT_EQ(p.n_timestamps, 3);
+	EXPECT_EQ(p.n_slots, 10);
+	EXPECT_EVENT(&events[0], t0 + 1, ARR, 2, 8, 48, 2);
+	EXPECT_EVENT(&events[1], t1, DEP, 2, 8, 40, 5);
+	EXPECT_EVENT(&events[2], t1 + 7, ARR, 2, 16, 56, 6);
+	EXPECT_EVENT(&events[3], 5, DROP, 2, 9, 56, 9);
+	EXPECT_EQ(p.first_tick, t0 + 1);
+	EXPECT_EQ(p.last_tick, 5);
+	end("timestamp mid-packet rebases the gaps; slot indices skip it; backwards ok");
+}
+
+static void test_wrap62(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint64_t top = (UINT64_C(1) << 62) - 3;
+
+	begin();
+	put_hdr2(&b, 0, 0, 3, NULL);
+	put_ts(&b, top);
+	put_ev(&b, ARR, 1, 1, 2);         /* 2^62 - 1 */
+	put_ev(&b, ARR, 1, 1, 5);         /* 2^62 + 4 -> 4 */
+	put_ev(&b, DEP, 1, 1, 0x7ffff);   /* 4 + 0x7ffff */
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(b.b[38], 0x3f); /* the helper wrote all 30 high bits */
+	EXPECT_EQ(p.start_tick, top);
+	EXPECT_EQ(events[0].tick, (UINT64_C(1) << 62) - 1);
+	EXPECT_EQ(events[1].tick, 4);
+	EXPECT_EQ(events[2].tick, 4 + 0x7ffff);
+	EXPECT_EQ(events[1].time_ns, 32);
+	EXPECT_EQ(p.first_tick, (UINT64_C(1) << 62) - 1);
+	EXPECT_EQ(p.last_tick, 4 + 0x7ffff);
+	end("tick arithmetic wraps modulo 2^62");
+}
+
+static void test_every_resolution(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint64_t t = 0x0123456789ab;
+
+	begin();
+	for (unsigned c = 0; c < 8; c++) {
+		put_hdr2(&b, 0, c, c, NULL);
+		put_ts(&b, t);
+		put_ev(&b, ARR, 0, 1, 3);
+		put_ts(&b, (UINT64_C(1) << 62) - 1); /* the largest tick: time_ns wraps at 2^64 */
+		put_ev(&b, DEP, 0, 1, 0);
+		EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+		EXPECT_EQ(p.resolution, c);
+		EXPECT_EQ(events[0].tick, t + 3);
+		EXPECT_EQ(events[0].time_ns, (t + 3) * 8 * (UINT64_C(1) << c));
+		EXPECT_EQ(events[1].time_ns, ((UINT64_C(1) << 62) - 1) * 8 * (UINT64_C(1) << c));
+		EXPECT_EQ(pktstats_tick_to_ns(t + 3, c), (t + 3) * 8 * (UINT64_C(1) << c));
+	}
+	end("every resolution c = 0..7: time_ns = tick * 8 * 2^c (mod 2^64)");
+}
+
+static void test_occupancy(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint32_t qs[8] = {1, 0, 0, 30, 0, 0, 0, 0};
+
+	begin();
+	put_hdr2(&b, 0, 0, 4, qs);
+	put_ts(&b, 77);
+	put_ev(&b, ARR, 3, 20, 0);    /* 50 */
+	put_ev(&b, DROP, 3, 50, 0);   /* 50: drop unchanged */
+	put_ev(&b, DROP, 3, 255, 1);  /* 50 */
+	put_ev(&b, DROP, 5, 9, 0);    /* queue 5 stays 0 */
+	put_ev(&b, DEP, 3, 20, 1);    /* 30 */
+	put_ev(&b, DEP, 0, 5, 0);     /* queue 0: 1 - 5 = -4, shows as negative */
+	put_ev(&b, ARR, 0, 4, 0);     /* 0 */
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(n, 7);
+	EXPECT_EVENT(&events[0], 77, ARR, 3, 20, 50, 2);
+	EXPECT_EVENT(&events[1], 77, DROP, 3, 50, 50, 3);
+	EXPECT_EVENT(&events[2], 78, DROP, 3, 255, 50, 4);
+	EXPECT_EVENT(&events[3], 78, DROP, 5, 9, 0, 5);
+	EXPECT_EVENT(&events[4], 79, DEP, 3, 20, 30, 6);
+	EXPECT_EVENT(&events[5], 79, DEP, 0, 5, -4, 7);
+	EXPECT_EVENT(&events[6], 79, ARR, 0, 4, 0, 8);
+	end("occupancy: +len arrival, -len departure, drops unchanged, negative when inconsistent");
+}
+
+static void test_summary_mode(void)
+{
+	struct pktstats_packet p, q;
+	enum pktstats_decode_error why;
+	size_t n = 42;
+
+	begin();
+	EXPECT_EQ(pktstats_decode_payload(normal_packet, sizeof(normal_packet), &p, NULL, 0, &n,
+					  &why), 0);
+	EXPECT_EQ(n, 0);
+	EXPECT_EQ(p.n_events, 5);
+	EXPECT_EQ(p.last_tick, 0x123456789 + 5 + 0x7ffff + 3);
+	EXPECT_EQ(pktstats_decode_payload(normal_packet, sizeof(normal_packet), &q, events, 16,
+					  NULL, NULL), 0);
+	EXPECT(memcmp(&p, &q, sizeof(p)) == 0);
+	/* max_events is ignored without an array */
+	EXPECT_EQ(pktstats_decode_payload(normal_packet, sizeof(normal_packet), &p, NULL, 1000,
+					  &n, &why), 0);
+	EXPECT_EQ(n, 0);
+	end("summary mode (events NULL): same packet summary, no events");
+}
+
+static void test_enospc(void)
+{
+	struct pktstats_packet p;
+	enum pktstats_decode_error why;
+	size_t n = 0;
+
+	begin();
+	memset(events, 0xee, 4 * sizeof(events[0]));
+	EXPECT_EQ(pktstats_decode_payload(normal_packet, sizeof(normal_packet), &p, events, 2, &n,
+					  &why), -ENOSPC);
+	EXPECT_EQ(why, PKTSTATS_DECODE_OK);
+	EXPECT_EQ(n, 2);
+	EXPECT_EQ(p.n_events, 5);
+	EXPECT_EQ(p.last_tick, 0x123456789 + 5 + 0x7ffff + 3);
+	EXPECT_EVENT(&events[1], 0x123456789 + 5, ARR, 2, 3, 65539, 3);
+	EXPECT_EQ(events[2].tick, 0xeeeeeeeeeeeeeeee); /* not written past max_events */
+	EXPECT_EQ(pktstats_decode_payload(normal_packet, sizeof(normal_packet), &p, events, 5, &n,
+					  &why), 0);
+	EXPECT_EQ(n, 5);
+	end("-ENOSPC when the event array is too small; the first max_events are written");
+}
+
+static void test_max_events(void)
+{
+	static struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	struct frame_opts o = frame_defaults();
+	static struct buf f;
+	struct pktstats_frame_view v;
+
+	begin();
+	put_hdr2(&b, 0, 0, 9, NULL);
+	put_ts(&b, 0);
+	for (int i = 0; i < PKTSTATS_DECODE_MAX_EVENTS; i++)
+		put_ev(&b, (unsigned)(i % 2) + 1, 0, 1, 1);
+	EXPECT_EQ(b.n, 38 + 4 * 16367);
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(n, PKTSTATS_DECODE_MAX_EVENTS);
+	EXPECT_EQ(events[PKTSTATS_DECODE_MAX_EVENTS - 1].tick, PKTSTATS_DECODE_MAX_EVENTS);
+	EXPECT_EQ(events[PKTSTATS_DECODE_MAX_EVENTS - 1].occupancy, 1);
+	EXPECT_EQ(events[PKTSTATS_DECODE_MAX_EVENTS - 1].slot, PKTSTATS_DECODE_MAX_EVENTS + 1);
+	build_frame(&f, b.b, b.n, &o);
+	EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), 0);
+	EXPECT_EQ(v.ip_total_len, 65534); /* one more slot would need 65538 */
+	EXPECT_EQ(v.payload_len, b.n);
+	EXPECT(PKTSTATS_HW_MAX_EVENTS == (9000 - 66) / 4 - 2);
+	end("largest frame (IP total 65534) holds PKTSTATS_DECODE_MAX_EVENTS events");
+}
+
+/* Malformed payloads: each with its reason. */
+static void expect_bad(int line, const struct buf *b, enum pktstats_decode_error reason,
+		       unsigned header_version)
+{
+	struct pktstats_packet p, q;
+	enum pktstats_decode_error why = PKTSTATS_DECODE_OK, why2 = PKTSTATS_DECODE_OK;
+	size_t n;
+	uint8_t *c = exact(b->b, b->n);
+	int r = dec(b, &p, &n, &why);
+	int r2 = pktstats_decode_payload(c, b->n, &q, NULL, 0, NULL, &why2);
+
+	free(c);
+
+	if (r != -EBADMSG || why != reason || r2 != -EBADMSG || why2 != reason ||
+	    p.version != header_version) {
+		if (test_ok)
+			diag("line %d: r %d reason %s (%s) summary %d %s, version %u; expected %s, "
+			     "version %u", line, r, pktstats_decode_error_name(why),
+			     pktstats_decode_strerror(why), r2, pktstats_decode_error_name(why2),
+			     p.version, pktstats_decode_error_name(reason), header_version);
+		test_ok = 0;
+	}
+}
+#define EXPECT_BAD(b, reason, version) expect_bad(__LINE__, b, reason, version)
+
+static void test_bad_truncated(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	enum pktstats_decode_error why;
+
+	begin();
+	minimal_packet(&b, 1, 0, 5);
+	for (size_t len = 0; len < 38; len++) {
+		b.n = len;
+		EXPECT_BAD(&b, PKTSTATS_DECODE_TRUNCATED, 0);
+	}
+	put_hdr1(&b, 0x01, 1, NULL, NULL);
+	put_ts(&b, 5);
+	for (size_t len = 1; len < 70; len++) {
+		b.n = len;
+		EXPECT_BAD(&b, PKTSTATS_DECODE_TRUNCATED, 0);
+	}
+	EXPECT_EQ(pktstats_decode_payload(NULL, 0, &p, NULL, 0, NULL, &why), -EBADMSG);
+	EXPECT_EQ(why, PKTSTATS_DECODE_TRUNCATED);
+	end("malformed: shorter than the header (38 bytes v2, 70 bytes v1) -> truncated");
+}
+
+static void test_bad_partial_slot(void)
+{
+	struct buf b;
+
+	begin();
+	minimal_packet(&b, 1, 0, 5);
+	for (size_t len = 39; len < b.n; len++) {
+		struct buf c = b;
+
+		c.n = len;
+		if ((len - 38) % 4)
+			EXPECT_BAD(&c, PKTSTATS_DECODE_PARTIAL_SLOT, 2);
+	}
+	put8(&b, 0);
+	EXPECT_BAD(&b, PKTSTATS_DECODE_PARTIAL_SLOT, 2);
+	end("malformed: slot area not a multiple of 4 bytes -> partial_slot (header still valid)");
+}
+
+static void test_bad_version(void)
+{
+	struct buf b;
+	struct pktstats_decode_options o;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+
+	begin();
+	for (unsigned v = 0; v < 16; v++) {
+		if (v == 1 || v == 2)
+			continue;
+		put_hdr1(&b, v, 1, NULL, NULL); /* long enough for either header */
+		put_ts(&b, 5);
+		put_ev(&b, ARR, 0, 1, 0);
+		EXPECT_BAD(&b, PKTSTATS_DECODE_BAD_VERSION, 0);
+		b.b[0] = (uint8_t)(0xf0 | v);
+		EXPECT_BAD(&b, PKTSTATS_DECODE_BAD_VERSION, 0);
+	}
+	/* version 1 refused when not accepted */
+	put_hdr1(&b, 0x01, 1, NULL, NULL);
+	put_ts(&b, 5);
+	put_ev(&b, ARR, 0, 1, 5);
+	pktstats_decode_default_options(&o);
+	EXPECT_EQ(dec_opt(&b, &o, &p, &n, &why), 0);
+	o.accept_v1 = false;
+	EXPECT_EQ(dec_opt(&b, &o, &p, &n, &why), -EBADMSG);
+	EXPECT_EQ(why, PKTSTATS_DECODE_BAD_VERSION);
+	EXPECT_EQ(p.version, 0);
+	o.accept_v1 = true;
+	o.v1_resolution = 8;
+	EXPECT_EQ(dec_opt(&b, &o, &p, &n, &why), -EINVAL);
+	end("malformed: version not 2 (nor 1 when accepted) -> bad_version");
+}
+
+static void test_bad_event_types(void)
+{
+	struct buf b;
+	const unsigned bad[] = {0, 1, 2, 4, 0x83, 0xff};
+
+	begin();
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		minimal_packet(&b, 1, 0, 5);
+		b.b[1] = (uint8_t)bad[i];
+		EXPECT_BAD(&b, PKTSTATS_DECODE_BAD_EVENT_TYPES, 0);
+		put_hdr1(&b, 0x01, 1, NULL, NULL);
+		put_ts(&b, 5);
+		b.b[1] = (uint8_t)bad[i];
+		EXPECT_BAD(&b, PKTSTATS_DECODE_BAD_EVENT_TYPES, 0);
+	}
+	end("malformed: number of event types not 3 -> bad_event_types");
+}
+
+static void test_bad_first_not_timestamp(void)
+{
+	struct buf b;
+
+	begin();
+	for (unsigned t = 1; t <= 3; t++) {
+		put_hdr2(&b, 0, 0, 1, NULL);
+		put_ev(&b, t, 0, 1, 0);
+		put_ts(&b, 5);
+		put_ev(&b, ARR, 0, 1, 0);
+		EXPECT_BAD(&b, PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP, 2);
+		b.n = 38 + 4; /* a lone short event */
+		EXPECT_BAD(&b, PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP, 2);
+		put_hdr1(&b, 0x01, 1, NULL, NULL);
+		put_ev(&b, t, 0, 1, 0);
+		put_ev(&b, t, 0, 1, 0);
+		put_ts(&b, 5);
+		EXPECT_BAD(&b, PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP, 1);
+	}
+	end("malformed: first slot is a short event -> first_not_timestamp");
+}
+
+static void test_bad_cut_timestamp(void)
+{
+	struct buf b;
+
+	begin();
+	put_hdr2(&b, 0, 0, 1, NULL);
+	put32(&b, 0x00000001); /* first half of a timestamp, nothing after */
+	EXPECT_BAD(&b, PKTSTATS_DECODE_CUT_TIMESTAMP, 2);
+	minimal_packet(&b, 1, 0, 5);
+	put_ev(&b, DEP, 0, 1, 4);
+	put32(&b, 0x00000002); /* a later timestamp cut at the end */
+	EXPECT_BAD(&b, PKTSTATS_DECODE_CUT_TIMESTAMP, 2);
+	put_hdr1(&b, 0x01, 1, NULL, NULL);
+	put_ts(&b, 5);
+	put_ev(&b, ARR, 0, 1, 5);
+	put32(&b, 0);
+	EXPECT_BAD(&b, PKTSTATS_DECODE_CUT_TIMESTAMP, 1);
+	end("malformed: timestamp whose first slot is the last slot -> cut_timestamp");
+}
+
+static void test_bad_no_events(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+
+	begin();
+	put_hdr2(&b, 0, 0, 1, NULL);
+	EXPECT_BAD(&b, PKTSTATS_DECODE_NO_EVENTS, 2); /* header only */
+	put_ts(&b, 5);
+	EXPECT_BAD(&b, PKTSTATS_DECODE_NO_EVENTS, 2); /* timestamp only */
+	put_ts(&b, 9);
+	EXPECT_BAD(&b, PKTSTATS_DECODE_NO_EVENTS, 2); /* timestamps only */
+	/* version 1: a timestamp alone is accepted, an empty slot area is not */
+	put_hdr1(&b, 0x01, 1, NULL, NULL);
+	EXPECT_BAD(&b, PKTSTATS_DECODE_NO_EVENTS, 1);
+	put_ts(&b, 0x1234);
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(n, 0);
+	EXPECT_EQ(p.n_events, 0);
+	EXPECT_EQ(p.first_tick, 0x1234);
+	EXPECT_EQ(p.last_tick, 0x1234);
+	/* a trailing timestamp after events is accepted (redundant, harmless) */
+	minimal_packet(&b, 1, 0, 5);
+	put_ts(&b, 100);
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(p.n_events, 1);
+	EXPECT_EQ(p.n_timestamps, 2);
+	EXPECT_EQ(p.last_tick, 5);
+	end("malformed: v2 packet without a short event -> no_events (v1 timestamp alone ok)");
+}
+
+static void test_strerror(void)
+{
+	begin();
+	for (int i = 0; i < PKTSTATS_DECODE_ERROR_COUNT; i++) {
+		const char *s = pktstats_decode_strerror((enum pktstats_decode_error)i);
+		const char *name = pktstats_decode_error_name((enum pktstats_decode_error)i);
+
+		EXPECT(s && *s && strcmp(s, "unknown decode error") != 0);
+		EXPECT(name && *name && strcmp(name, "unknown") != 0);
+		for (int j = 0; j < i; j++) {
+			EXPECT(strcmp(s, pktstats_decode_strerror((enum pktstats_decode_error)j)));
+			EXPECT(strcmp(name,
+				      pktstats_decode_error_name((enum pktstats_decode_error)j)));
+		}
+	}
+	EXPECT(strcmp(pktstats_decode_strerror(PKTSTATS_DECODE_ERROR_COUNT),
+		      "unknown decode error") == 0);
+	EXPECT(strcmp(pktstats_decode_strerror((enum pktstats_decode_error)-1),
+		      "unknown decode error") == 0);
+	EXPECT(strcmp(pktstats_decode_error_name(PKTSTATS_DECODE_CUT_TIMESTAMP),
+		      "cut_timestamp") == 0);
+	EXPECT(strcmp(pktstats_seq_status_name(PKTSTATS_SEQ_GAP), "gap") == 0);
+	EXPECT(strcmp(pktstats_seq_status_name((enum pktstats_seq_status)99), "unknown") == 0);
+	end("strerror / names: every reason has distinct text and name");
+}
+
+static void test_einval(void)
+{
+	struct pktstats_packet p;
+	struct pktstats_frame_view v;
+	struct pktstats_stream s;
+	struct pktstats_stream_result res;
+	struct pktstats_stream_options so;
+
+	begin();
+	EXPECT_EQ(pktstats_decode_payload(normal_packet, sizeof(normal_packet), NULL, NULL, 0, NULL,
+					  NULL), -EINVAL);
+	EXPECT_EQ(pktstats_decode_payload(NULL, 5, &p, NULL, 0, NULL, NULL), -EINVAL);
+	EXPECT_EQ(pktstats_parse_frame(NULL, 5, &v), -EINVAL);
+	EXPECT_EQ(pktstats_parse_frame(normal_packet, 5, NULL), -EINVAL);
+	EXPECT_EQ(pktstats_stream_init(NULL, NULL), -EINVAL);
+	pktstats_stream_default_options(&so);
+	so.decode.v1_resolution = 8;
+	EXPECT_EQ(pktstats_stream_init(&s, &so), -EINVAL);
+	EXPECT_EQ(pktstats_stream_init(&s, NULL), 0);
+	EXPECT_EQ(pktstats_stream_feed_frame(&s, NULL, 5, NULL, 0, &res), -EINVAL);
+	EXPECT_EQ(pktstats_stream_feed_frame(&s, normal_packet, 5, NULL, 0, NULL), -EINVAL);
+	EXPECT_EQ(pktstats_stream_feed_payload(&s, 1, 2, NULL, 5, NULL, 0, &res), -EINVAL);
+	EXPECT_EQ(s.frames, 0);
+	end("NULL arguments -> -EINVAL");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Version 1                                                                                  */
+
+static const uint8_t v1_packet[] = {
+	0xf1, 0x03,             /* reserved bits set (ignored), version 1; 3 event types */
+	0x00, 0x00, 0x01, 0x00, /* sequence 256 */
+	0x00, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x02, /* q0: 50 words, 2 packets */
+	0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x01, /* q1: 10 words, 1 packet */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* q2..q7 */
+	0x00, 0x00, 0x00, 0x02, 0x00, 0x07, 0xff, 0xf0, /* timestamp 0x20007fff0 */
+	0x40, 0x27, 0xff, 0xf8, /* arrival q0 len 4, low bits 0x7fff8: +8 */
+	0x48, 0x10, 0x00, 0x03, /* arrival q1 len 2, low bits 0x00003: wrapped, +11 */
+	0x80, 0x20, 0x00, 0x03, /* departure q0 len 4, same low bits: +0 */
+	0xc8, 0x00, 0x00, 0x10, /* drop q1 len 0, low bits 0x00010: +13 */
+	0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x09, /* timestamp 0x500000009 */
+	0x88, 0x10, 0x00, 0x0c, /* departure q1 len 2, low bits 0x0000c: +3 */
+};
+
+static void test_v1(void)
+{
+	struct pktstats_decode_options o;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint64_t t0 = 0x20007fff0, t1 = 0x500000009;
+	int r;
+
+	begin();
+	pktstats_decode_default_options(&o);
+	EXPECT_EQ(o.accept_v1, 1);
+	EXPECT_EQ(o.v1_resolution, 0);
+	o.v1_resolution = 3;
+	r = pktstats_decode_payload_ex(v1_packet, sizeof(v1_packet), &o, &p, events, 16, &n, &why);
+	EXPECT_EQ(r, 0);
+	EXPECT_EQ(p.version, 1);
+	EXPECT_EQ(p.missed, 0);
+	EXPECT_EQ(p.resolution, 3);
+	EXPECT_EQ(p.sequence, 256);
+	EXPECT_EQ(p.queue_size[0], 50);
+	EXPECT_EQ(p.queue_packets[0], 2);
+	EXPECT_EQ(p.queue_size[1], 10);
+	EXPECT_EQ(p.queue_packets[1], 1);
+	EXPECT_EQ(p.queue_size[7], 0);
+	EXPECT_EQ(p.n_events, 5);
+	EXPECT_EQ(p.n_timestamps, 2);
+	EXPECT_EQ(p.start_tick, t0);
+	EXPECT_EVENT(&events[0], t0 + 8, ARR, 0, 4, 54, 2);
+	EXPECT_EVENT(&events[1], t0 + 19, ARR, 1, 2, 12, 3);
+	EXPECT_EVENT(&events[2], t0 + 19, DEP, 0, 4, 50, 4);
+	EXPECT_EVENT(&events[3], t0 + 32, DROP, 1, 0, 12, 5);
+	EXPECT_EVENT(&events[4], t1 + 3, DEP, 1, 2, 10, 8);
+	EXPECT_EQ(events[0].time_ns, (t0 + 8) * 8 * 8);
+	EXPECT_EQ(p.first_tick, t0 + 8);
+	EXPECT_EQ(p.last_tick, t1 + 3);
+	/* summary mode agrees */
+	{
+		struct pktstats_packet q;
+
+		EXPECT_EQ(pktstats_decode_payload_ex(v1_packet, sizeof(v1_packet), &o, &q, NULL, 0,
+						     NULL, NULL), 0);
+		EXPECT(memcmp(&p, &q, sizeof(p)) == 0);
+	}
+	/* default resolution 0 */
+	EXPECT_EQ(pktstats_decode_payload(v1_packet, sizeof(v1_packet), &p, events, 16, &n, &why),
+		  0);
+	EXPECT_EQ(p.resolution, 0);
+	EXPECT_EQ(events[0].time_ns, (t0 + 8) * 8);
+	end("version 1: 70-byte header, 19-bit field = low bits of the absolute tick");
+}
+
+static void test_v1_wrap62(void)
+{
+	struct buf b;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+	const uint64_t top = (UINT64_C(1) << 62) - 2;
+
+	begin();
+	put_hdr1(&b, 0x01, 0, NULL, NULL);
+	put_ts(&b, top); /* low 19 bits 0x7fffe */
+	put_ev(&b, ARR, 0, 1, 0x7ffff); /* +1 */
+	put_ev(&b, ARR, 0, 1, 0x00001); /* +2: crosses 2^62 -> 0, then 1 */
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(events[0].tick, top + 1);
+	EXPECT_EQ(events[1].tick, 1);
+	end("version 1: tick wraps modulo 2^62");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Frames                                                                                     */
+
+/* The frame the hardware emits (docs/evcap-architecture.md, "Packet output"), by hand. */
+static const uint8_t hw_frame[] = {
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x01, /* destination MAC */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x02, /* source MAC */
+	0x08, 0x00,                         /* IPv4 */
+	0x45, 0x00, 0x00, 0x4e,             /* IHL 5, TOS 0, total length 78 = 66 + 4 * 3 */
+	0x00, 0x07, 0x40, 0x00,             /* id = seq[15:0], DF */
+	0x40, 0x11, 0x26, 0x96,             /* TTL 64, UDP, checksum */
+	0x0a, 0x00, 0x00, 0x01,             /* 10.0.0.1 */
+	0x0a, 0x00, 0x00, 0x02,             /* 10.0.0.2 */
+	0x69, 0x99, 0x69, 0x99,             /* ports 27033 */
+	0x00, 0x3a, 0x00, 0x00,             /* UDP length 58 = 78 - 20, checksum 0 */
+	0x02, 0x03, 0x00, 0x00, 0x00, 0x07, /* v2, 3 types, seq 7 */
+	0x00, 0x00, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* q0 = 16 */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xe8, /* timestamp 1000 */
+	0x48, 0x10, 0x00, 0x00,                         /* arrival q1 len 2 */
+};
+
+static void test_frame_hw(void)
+{
+	struct pktstats_frame_view v;
+	struct pktstats_packet p;
+	size_t n;
+	enum pktstats_decode_error why;
+
+	begin();
+	EXPECT_EQ(sizeof(hw_frame), 92);
+	EXPECT_EQ(pktstats_parse_frame(hw_frame, sizeof(hw_frame), &v), 0);
+	EXPECT(v.payload == hw_frame + 42);
+	EXPECT_EQ(v.payload_len, 50);
+	EXPECT_EQ(v.reason, PKTSTATS_DECODE_OK);
+	EXPECT_EQ(v.dst_mac[0], 2);
+	EXPECT_EQ(v.dst_mac[5], 1);
+	EXPECT_EQ(v.src_mac[5], 2);
+	EXPECT_EQ(v.vlan, 0);
+	EXPECT_EQ(v.ip_header_len, 20);
+	EXPECT_EQ(v.tos, 0);
+	EXPECT_EQ(v.ttl, 64);
+	EXPECT_EQ(v.ip_total_len, 78);
+	EXPECT_EQ(v.ip_id, 7);
+	EXPECT_EQ(v.src_ip, 0x0a000001);
+	EXPECT_EQ(v.dst_ip, 0x0a000002);
+	EXPECT_EQ(v.src_port, 27033);
+	EXPECT_EQ(v.dst_port, 27033);
+	EXPECT_EQ(v.udp_len, 58);
+	EXPECT_EQ(v.trailer_len, 0);
+	EXPECT_EQ(pktstats_decode_payload(v.payload, v.payload_len, &p, events, 4, &n, &why), 0);
+	EXPECT_EQ(p.sequence, 7);
+	EXPECT_EVENT(&events[0], 1000, ARR, 1, 2, 2, 2);
+	EXPECT_EQ(p.queue_size[0], 16);
+	end("frame: the hardware's frame layout, byte by byte");
+}
+
+static void test_frame_trailer(void)
+{
+	uint8_t f[sizeof(hw_frame) + 30];
+	struct pktstats_frame_view v;
+
+	begin();
+	memcpy(f, hw_frame, sizeof(hw_frame));
+	memset(f + sizeof(hw_frame), 0x5a, 30);
+	for (size_t extra = 1; extra <= 30; extra++) {
+		EXPECT_EQ(pktstats_parse_frame(f, sizeof(hw_frame) + extra, &v), 0);
+		EXPECT_EQ(v.payload_len, 50); /* padding/FCS is not payload */
+		EXPECT_EQ(v.trailer_len, extra);
+	}
+	end("frame: captured length longer than the IP packet (padding, FCS) is accepted");
+}
+
+static void test_frame_small_padded(void)
+{
+	struct buf f;
+	struct frame_opts o = frame_defaults();
+	struct pktstats_frame_view v;
+	const uint8_t payload[4] = {1, 2, 3, 4};
+
+	begin();
+	o.trailer = 60 - (14 + 20 + 8 + 4) + 4; /* padded to the 60-byte minimum, + FCS */
+	build_frame(&f, payload, sizeof(payload), &o);
+	EXPECT_EQ(f.n, 64);
+	EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), 0);
+	EXPECT_EQ(v.payload_len, 4);
+	EXPECT_EQ(v.trailer_len, 18);
+	EXPECT(v.payload == f.b + 42);
+	end("frame: a short UDP payload in a padded minimum-size frame");
+}
+
+static void test_frame_vlan(void)
+{
+	struct buf b, f;
+	struct frame_opts o = frame_defaults();
+	struct pktstats_frame_view v;
+
+	begin();
+	minimal_packet(&b, 3, 0, 9);
+	o.vlan = 1;
+	o.tci = 0xa00c; /* PCP 5, VID 12 */
+	build_frame(&f, b.b, b.n, &o);
+	EXPECT_EQ(f.b[12], 0x81);
+	EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), 0);
+	EXPECT_EQ(v.vlan, 1);
+	EXPECT_EQ(v.vlan_tci, 0xa00c);
+	EXPECT(v.payload == f.b + 46);
+	EXPECT_EQ(v.payload_len, b.n);
+	/* two tags are not accepted */
+	f.b[16] = 0x81;
+	f.b[17] = 0x00;
+	EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), -EBADMSG);
+	EXPECT_EQ(v.reason, PKTSTATS_DECODE_NOT_IPV4);
+	/* a tag cut off */
+	EXPECT_EQ(pktstats_parse_frame(f.b, 16, &v), -EBADMSG);
+	EXPECT_EQ(v.reason, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	end("frame: one 802.1Q tag accepted, two refused");
+}
+
+static void test_frame_ip_options(void)
+{
+	struct buf b, f;
+	struct frame_opts o = frame_defaults();
+	struct pktstats_frame_view v;
+
+	begin();
+	minimal_packet(&b, 3, 0, 9);
+	for (unsigned ihl = 5; ihl <= 15; ihl++) {
+		o.ihl = ihl;
+		build_frame(&f, b.b, b.n, &o);
+		EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), 0);
+		EXPECT_EQ(v.ip_header_len, ihl * 4);
+		EXPECT(v.payload == f.b + 14 + ihl * 4 + 8);
+		EXPECT_EQ(v.payload_len, b.n);
+		EXPECT_EQ(v.src_port, 27033);
+		/* capture ending inside the options: truncated, whatever the total length says */
+		for (int adjust = 0; adjust >= -58; adjust -= 58) {
+			uint8_t *c;
+
+			o.total_adjust = adjust;
+			build_frame(&f, b.b, b.n, &o);
+			c = exact(f.b, 14 + ihl * 4 - 1);
+			EXPECT_EQ(pktstats_parse_frame(c, 14 + ihl * 4 - 1, &v), -EBADMSG);
+			EXPECT_EQ(v.reason, PKTSTATS_DECODE_FRAME_TRUNCATED);
+			EXPECT_EQ(v.dst_port, 0);
+			free(c);
+		}
+		o.total_adjust = 0;
+	}
+	end("frame: IPv4 options (IHL 5..15)");
+}
+
+static void expect_frame_bad(int line, const struct frame_opts *o, size_t cut,
+			     enum pktstats_decode_error reason)
+{
+	struct buf b, f;
+	struct pktstats_frame_view v;
+	uint8_t *c;
+	int r;
+
+	minimal_packet(&b, 3, 0, 9);
+	build_frame(&f, b.b, b.n, o);
+	if (cut)
+		f.n = cut;
+	c = exact(f.b, f.n);
+	r = pktstats_parse_frame(c, f.n, &v);
+	free(c);
+	if (r != -EBADMSG || v.reason != reason || v.payload != NULL || v.payload_len != 0) {
+		if (test_ok)
+			diag("line %d: r %d reason %s; expected %s", line, r,
+			     pktstats_decode_error_name(v.reason),
+			     pktstats_decode_error_name(reason));
+		test_ok = 0;
+	}
+}
+#define EXPECT_FRAME_BAD(o, cut, reason) expect_frame_bad(__LINE__, o, cut, reason)
+
+static void test_frame_bad_lengths(void)
+{
+	struct frame_opts o;
+
+	begin();
+	o = frame_defaults();
+	o.total_adjust = 1; /* IP says one byte more than captured */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	o.total_adjust = 400;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	o.total_adjust = -1; /* IP shorter than IP header + UDP length */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.total_adjust = -(int)(8 + 50) + 7; /* total 27 < 20 + 8 */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.total_adjust = -(int)(8 + 50) - 20; /* total 0 */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.total_adjust = -(int)(8 + 50) + 4; /* total 24 < 28: wrong even if the capture is short */
+	EXPECT_FRAME_BAD(&o, 14 + 22, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o = frame_defaults();
+	o.udp_adjust = 1;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.udp_adjust = -4;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.udp_adjust = -(int)(8 + 50) + 7; /* UDP length 7 */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.udp_adjust = -(int)(8 + 50); /* UDP length 0 */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	o.udp_adjust = 0;
+	o.trailer = 10;
+	o.total_adjust = 4; /* total covers part of the trailer: UDP length disagrees */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	end("frame: IP total length / UDP length / captured length disagree");
+}
+
+static void test_frame_truncated(void)
+{
+	struct frame_opts o = frame_defaults();
+
+	begin();
+	for (size_t cut = 1; cut < 42 + 50; cut++)
+		EXPECT_FRAME_BAD(&o, cut, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	o.vlan = 1;
+	for (size_t cut = 1; cut < 46 + 50; cut++)
+		EXPECT_FRAME_BAD(&o, cut, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	{
+		struct pktstats_frame_view v;
+
+		EXPECT_EQ(pktstats_parse_frame(hw_frame, 0, &v), -EBADMSG);
+		EXPECT_EQ(v.reason, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	}
+	end("frame: every capture shorter than the IP packet -> frame_truncated");
+}
+
+static void test_frame_not_ours(void)
+{
+	struct frame_opts o;
+
+	begin();
+	o = frame_defaults();
+	o.ethertype = 0x0806; /* ARP */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_NOT_IPV4);
+	o.ethertype = 0x86dd; /* IPv6 */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_NOT_IPV4);
+	o.ethertype = 0x88a8; /* 802.1ad outer tag: not accepted */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_NOT_IPV4);
+	o.vlan = 1;
+	o.ethertype = 0x0806;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_NOT_IPV4);
+	o = frame_defaults();
+	o.ip_version = 6;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_BAD_IP_HEADER);
+	o = frame_defaults();
+	o.ihl = 4;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_BAD_IP_HEADER);
+	o.ihl = 0;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_BAD_IP_HEADER);
+	o = frame_defaults();
+	o.proto = 6; /* TCP */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_NOT_UDP);
+	o.proto = 1;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_NOT_UDP);
+	o = frame_defaults();
+	o.frag = 0x2000; /* MF */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_FRAGMENT);
+	o.frag = 0x0001; /* offset 8 */
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_FRAGMENT);
+	o.frag = 0x1000;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_FRAGMENT);
+	o.frag = 0x4000 | 0x2000;
+	EXPECT_FRAME_BAD(&o, 0, PKTSTATS_DECODE_FRAGMENT);
+	{
+		struct buf b, f;
+		struct pktstats_frame_view v;
+
+		minimal_packet(&b, 3, 0, 9);
+		o.frag = 0x0000; /* no DF: fine */
+		build_frame(&f, b.b, b.n, &o);
+		EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), 0);
+		o.frag = 0x8000 | 0x4000; /* reserved flag: ignored */
+		build_frame(&f, b.b, b.n, &o);
+		EXPECT_EQ(pktstats_parse_frame(f.b, f.n, &v), 0);
+	}
+	end("frame: not IPv4 / bad IP header / not UDP / fragment, each with its reason");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Stream                                                                                     */
+
+struct feeder {
+	struct pktstats_stream s;
+	struct pktstats_stream_result res;
+	struct frame_opts o;
+};
+
+/* Feeds a minimal v2 packet with sequence `seq` as a frame from the feeder's source. */
+static int feed_seq(struct feeder *fd, uint32_t seq, int missed)
+{
+	struct buf b, f;
+
+	minimal_packet(&b, seq, missed, 100 + seq);
+	fd->o.id = (uint16_t)seq;
+	build_frame(&f, b.b, b.n, &fd->o);
+	return pktstats_stream_feed_frame(&fd->s, f.b, f.n, events, 16, &fd->res);
+}
+
+static void feeder_init(struct feeder *fd)
+{
+	memset(fd, 0, sizeof(*fd));
+	pktstats_stream_init(&fd->s, NULL);
+	fd->o = frame_defaults();
+}
+
+#define EXPECT_SEQ(fd, seq, status, lost_)                                               \
+	do {                                                                             \
+		int r_ = feed_seq(fd, seq, 0);                                           \
+		EXPECT_EQ(r_, 0);                                                        \
+		if ((fd)->res.seq_status != (status) && test_ok) {                       \
+			diag("line %d: seq %u: status %s, expected %s", __LINE__,        \
+			     (unsigned)(seq),                                            \
+			     pktstats_seq_status_name((fd)->res.seq_status),             \
+			     pktstats_seq_status_name(status));                          \
+			test_ok = 0;                                                     \
+		}                                                                        \
+		EXPECT_EQ((fd)->res.lost, lost_);                                        \
+	} while (0)
+
+static void test_stream_in_order(void)
+{
+	static struct feeder fd;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 5, PKTSTATS_SEQ_FIRST, 0); /* capture joined mid-run: not a gap */
+	EXPECT_EQ(fd.res.source, 0);
+	EXPECT_EQ(fd.res.n_events, 1);
+	EXPECT_EQ(fd.res.packet.sequence, 5);
+	EXPECT_EQ(fd.res.frame.src_ip, 0x0a000001);
+	EXPECT_SEQ(&fd, 6, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_EQ(fd.res.expected, 6);
+	EXPECT_SEQ(&fd, 7, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_EQ(fd.s.total.packets, 3);
+	EXPECT_EQ(fd.s.total.events, 3);
+	EXPECT_EQ(fd.s.total.lost, 0);
+	EXPECT_EQ(fd.s.total.gaps, 0);
+	EXPECT_EQ(fd.s.n_sources, 1);
+	EXPECT_EQ(fd.s.sources[0].ip, 0x0a000001);
+	EXPECT_EQ(fd.s.sources[0].port, 27033);
+	EXPECT_EQ(fd.s.sources[0].expected, 8);
+	EXPECT_EQ(fd.s.sources[0].counters.packets, 3);
+	EXPECT_EQ(fd.s.frames, 3);
+	end("stream: first packet at any number, then in order");
+}
+
+static void test_stream_gap(void)
+{
+	static struct feeder fd;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_SEQ(&fd, 4, PKTSTATS_SEQ_GAP, 2);
+	EXPECT_EQ(fd.res.expected, 2);
+	EXPECT_SEQ(&fd, 5, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_SEQ(&fd, 1005, PKTSTATS_SEQ_GAP, 999);
+	EXPECT_SEQ(&fd, 0x80000000u + 1005, PKTSTATS_SEQ_GAP, 0x7fffffff); /* largest jump */
+	EXPECT_EQ(fd.s.total.lost, 2 + 999 + 0x7fffffffu);
+	EXPECT_EQ(fd.s.total.gaps, 3);
+	EXPECT_EQ(fd.s.sources[0].counters.lost, 2 + 999 + 0x7fffffffu);
+	EXPECT_EQ(fd.s.total.packets, 6);
+	end("stream: forward jump = gap, lost packets counted");
+}
+
+static void test_stream_reset(void)
+{
+	static struct feeder fd;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 40, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 41, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_RESET, 0);
+	EXPECT_EQ(fd.res.expected, 42);
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_RESET, 0); /* 0 is a reset even right after 0 */
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_EQ(fd.s.total.resets, 2);
+	EXPECT_EQ(fd.s.total.lost, 0);
+	/* far behind (more than the window) and not 0: also a restart */
+	EXPECT_SEQ(&fd, 1000, PKTSTATS_SEQ_GAP, 998);
+	EXPECT_SEQ(&fd, 1001 - 65, PKTSTATS_SEQ_RESET, 0); /* 65 behind the expected 1001 */
+	EXPECT_EQ(fd.res.expected, 1001);
+	EXPECT_SEQ(&fd, 1001 - 64, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_EQ(fd.s.total.resets, 3);
+	EXPECT_EQ(fd.s.total.lost, 998);
+	/* after a reset, numbers just behind are duplicates: they do not undo older losses */
+	EXPECT_SEQ(&fd, 1001 - 70, PKTSTATS_SEQ_DUPLICATE, 0);
+	EXPECT_EQ(fd.s.total.lost, 998);
+	EXPECT_EQ(fd.s.total.reordered, 0);
+	end("stream: sequence 0 when something else is expected, or far behind = reset");
+}
+
+static void test_stream_wrap(void)
+{
+	static struct feeder fd;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 0xfffffffe, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 0xffffffff, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_IN_ORDER, 0); /* not a reset */
+	EXPECT_EQ(fd.res.expected, 0);
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_EQ(fd.s.total.resets, 0);
+	EXPECT_SEQ(&fd, 0xfffffffd, PKTSTATS_SEQ_DUPLICATE, 0); /* 5 behind 2, not 2^32 - 5 ahead */
+	/* a gap across the wrap */
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 0xfffffffd, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_GAP, 3);
+	EXPECT_EQ(fd.res.expected, 0xfffffffe);
+	EXPECT_EQ(fd.s.total.lost, 3);
+	/* and reordering across it */
+	EXPECT_SEQ(&fd, 0xffffffff, PKTSTATS_SEQ_REORDERED, 0);
+	EXPECT_SEQ(&fd, 0xffffffff, PKTSTATS_SEQ_DUPLICATE, 0);
+	EXPECT_EQ(fd.s.total.lost, 2);
+	EXPECT_EQ(fd.s.total.resets, 0);
+	/* 0 after a gap just before the wrap is a gap, not a reset (up to the window) */
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 0xfffffffc, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_GAP, 3);
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 0xffffffff - 64, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_GAP, 64);
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 0xffffffff - 65, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 0, PKTSTATS_SEQ_RESET, 0);
+	EXPECT_EQ(fd.s.total.resets, 1);
+	end("stream: sequence wraps from 0xffffffff to 0 in order");
+}
+
+static void test_stream_reorder(void)
+{
+	static struct feeder fd;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 10, PKTSTATS_SEQ_FIRST, 0);
+	EXPECT_SEQ(&fd, 13, PKTSTATS_SEQ_GAP, 2);
+	EXPECT_EQ(fd.s.total.lost, 2);
+	EXPECT_SEQ(&fd, 12, PKTSTATS_SEQ_REORDERED, 0);
+	EXPECT_EQ(fd.s.total.lost, 1);
+	EXPECT_EQ(fd.s.sources[0].counters.lost, 1);
+	EXPECT_SEQ(&fd, 12, PKTSTATS_SEQ_DUPLICATE, 0);
+	EXPECT_SEQ(&fd, 13, PKTSTATS_SEQ_DUPLICATE, 0);
+	EXPECT_SEQ(&fd, 10, PKTSTATS_SEQ_DUPLICATE, 0);
+	EXPECT_SEQ(&fd, 9, PKTSTATS_SEQ_DUPLICATE, 0); /* before the first tracked packet */
+	EXPECT_SEQ(&fd, 11, PKTSTATS_SEQ_REORDERED, 0);
+	EXPECT_EQ(fd.s.total.lost, 0);
+	EXPECT_SEQ(&fd, 14, PKTSTATS_SEQ_IN_ORDER, 0);
+	EXPECT_SEQ(&fd, 14, PKTSTATS_SEQ_DUPLICATE, 0); /* in-order packets are marked seen */
+	EXPECT_EQ(fd.s.total.reordered, 2);
+	EXPECT_EQ(fd.s.total.duplicates, 5);
+	EXPECT_EQ(fd.s.total.packets, 10);
+	/* the window edge: a gap of 70, then the oldest missing one that still fits (64 behind) */
+	EXPECT_SEQ(&fd, 85, PKTSTATS_SEQ_GAP, 70);
+	EXPECT_SEQ(&fd, 22, PKTSTATS_SEQ_REORDERED, 0);
+	EXPECT_SEQ(&fd, 84, PKTSTATS_SEQ_REORDERED, 0);
+	EXPECT_EQ(fd.s.total.lost, 68);
+	EXPECT_SEQ(&fd, 85, PKTSTATS_SEQ_DUPLICATE, 0);
+	EXPECT_SEQ(&fd, 21, PKTSTATS_SEQ_RESET, 0);
+	end("stream: a small backwards jump is reordering (lost corrected) or duplicate");
+}
+
+static void test_stream_malformed(void)
+{
+	static struct feeder fd;
+	struct buf b, f;
+	int r;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_FIRST, 0);
+	/* a packet whose events are broken but whose header is fine: still tracked */
+	minimal_packet(&b, 2, 1, 5);
+	b.b[38] = 0x40; /* first slot not a timestamp */
+	build_frame(&f, b.b, b.n, &fd.o);
+	r = pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res);
+	EXPECT_EQ(r, -EBADMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP);
+	EXPECT_EQ(fd.res.packet.version, 2);
+	EXPECT_EQ(fd.res.seq_status, PKTSTATS_SEQ_IN_ORDER);
+	EXPECT_EQ(fd.s.total.missed_flags, 1);
+	EXPECT_SEQ(&fd, 3, PKTSTATS_SEQ_IN_ORDER, 0); /* the caller goes on */
+	/* a packet with a bad header: not tracked, so the next shows a gap of one */
+	minimal_packet(&b, 4, 0, 5);
+	b.b[0] = 0x07;
+	build_frame(&f, b.b, b.n, &fd.o);
+	r = pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res);
+	EXPECT_EQ(r, -EBADMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_BAD_VERSION);
+	EXPECT_EQ(fd.res.seq_status, PKTSTATS_SEQ_NONE);
+	EXPECT_EQ(fd.res.source, 0);
+	EXPECT_SEQ(&fd, 5, PKTSTATS_SEQ_GAP, 1);
+	/* a frame-level error on our port */
+	minimal_packet(&b, 6, 0, 5);
+	fd.o.udp_adjust = 2;
+	build_frame(&f, b.b, b.n, &fd.o);
+	fd.o.udp_adjust = 0;
+	r = pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res);
+	EXPECT_EQ(r, -EBADMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_LENGTH_MISMATCH);
+	EXPECT_EQ(fd.res.source, -1);
+	/* a capture cut short (small snaplen), port still readable */
+	minimal_packet(&b, 7, 0, 5);
+	build_frame(&f, b.b, b.n, &fd.o);
+	r = pktstats_stream_feed_frame(&fd.s, f.b, 64, events, 16, &fd.res);
+	EXPECT_EQ(r, -EBADMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_FRAME_TRUNCATED);
+	EXPECT_SEQ(&fd, 8, PKTSTATS_SEQ_GAP, 2);
+	EXPECT_EQ(fd.s.total.malformed, 4);
+	EXPECT_EQ(fd.s.sources[0].counters.malformed, 2); /* the two that reached the payload */
+	EXPECT_EQ(fd.s.total.packets, 4);
+	EXPECT_EQ(fd.s.total.lost, 3);
+	EXPECT_EQ(fd.s.frames, 8);
+	end("stream: malformed packets counted and reported, never fatal");
+}
+
+static void test_stream_ignored(void)
+{
+	static struct feeder fd;
+	struct pktstats_stream_options so;
+	struct buf b, f;
+	int r;
+
+	begin();
+	feeder_init(&fd);
+	minimal_packet(&b, 1, 0, 5);
+	fd.o.ethertype = 0x0806;
+	build_frame(&f, b.b, b.n, &fd.o);
+	r = pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res);
+	EXPECT_EQ(r, -ENOMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_NOT_IPV4);
+	fd.o = frame_defaults();
+	fd.o.proto = 6;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_NOT_UDP);
+	fd.o = frame_defaults();
+	fd.o.frag = 0x2000;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_FRAGMENT);
+	fd.o = frame_defaults();
+	fd.o.dport = 53;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_OTHER_PORT);
+	fd.o.udp_adjust = 3; /* broken, but someone else's */
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, 20, events, 16, &fd.res), -ENOMSG);
+	EXPECT_EQ(fd.s.ignored, 6);
+	EXPECT_EQ(fd.s.total.malformed, 0);
+	EXPECT_EQ(fd.s.total.packets, 0);
+	EXPECT_EQ(fd.s.n_sources, 0);
+	/* port 0 = any port: the same frame on port 53 is decoded */
+	pktstats_stream_default_options(&so);
+	EXPECT_EQ(so.udp_port, 27033);
+	so.udp_port = 0;
+	EXPECT_EQ(pktstats_stream_init(&fd.s, &so), 0);
+	fd.o.udp_adjust = 0;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), 0);
+	EXPECT_EQ(fd.s.total.packets, 1);
+	fd.o.proto = 6; /* without a port filter, non-UDP, non-IPv4 and fragments still ignored */
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	fd.o.proto = 17;
+	fd.o.frag = 0x0010;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	fd.o.frag = 0;
+	fd.o.ethertype = 0x86dd;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), -ENOMSG);
+	fd.o.ethertype = 0x0800;
+	build_frame(&f, b.b, b.n, &fd.o);
+	EXPECT_EQ(fd.s.ignored, 3);
+	EXPECT_EQ(fd.s.total.malformed, 0);
+	so.udp_port = 53;
+	EXPECT_EQ(pktstats_stream_init(&fd.s, &so), 0);
+	EXPECT_EQ(pktstats_stream_feed_frame(&fd.s, f.b, f.n, events, 16, &fd.res), 0);
+	end("stream: non-stat frames ignored (-ENOMSG), port filter");
+}
+
+static void test_stream_sources(void)
+{
+	static struct feeder fd;
+	const struct frame_opts base = frame_defaults();
+
+	begin();
+	feeder_init(&fd);
+	/* two sources interleaved, each in order */
+	for (uint32_t i = 0; i < 5; i++) {
+		fd.o = base;
+		EXPECT_SEQ(&fd, 100 + i, i ? PKTSTATS_SEQ_IN_ORDER : PKTSTATS_SEQ_FIRST, 0);
+		EXPECT_EQ(fd.res.source, 0);
+		fd.o.sport = 27034; /* same IP, another port: another source */
+		EXPECT_SEQ(&fd, 7 + i, i ? PKTSTATS_SEQ_IN_ORDER : PKTSTATS_SEQ_FIRST, 0);
+		EXPECT_EQ(fd.res.source, 1);
+		fd.o = base;
+		fd.o.sip = 0x0a000009; /* another IP */
+		EXPECT_SEQ(&fd, 0 + i, i ? PKTSTATS_SEQ_IN_ORDER : PKTSTATS_SEQ_FIRST, 0);
+		EXPECT_EQ(fd.res.source, 2);
+	}
+	EXPECT_EQ(fd.s.n_sources, 3);
+	EXPECT_EQ(fd.s.total.gaps, 0);
+	EXPECT_EQ(fd.s.total.resets, 0);
+	EXPECT_EQ(fd.s.sources[1].port, 27034);
+	EXPECT_EQ(fd.s.sources[1].counters.packets, 5);
+	EXPECT_EQ(fd.s.sources[2].ip, 0x0a000009);
+	/* fill the table; the next source is decoded but not tracked */
+	for (uint32_t i = 3; i < PKTSTATS_STREAM_MAX_SOURCES; i++) {
+		fd.o = base;
+		fd.o.sip = 0x0b000000 + i;
+		EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_FIRST, 0);
+		EXPECT_EQ(fd.res.source, i);
+	}
+	fd.o.sip = 0x0c000000;
+	EXPECT_SEQ(&fd, 1, PKTSTATS_SEQ_NONE, 0);
+	EXPECT_EQ(fd.res.source, -1);
+	EXPECT_SEQ(&fd, 9, PKTSTATS_SEQ_NONE, 0);
+	EXPECT_EQ(fd.s.untracked, 2);
+	EXPECT_EQ(fd.s.n_sources, PKTSTATS_STREAM_MAX_SOURCES);
+	EXPECT_EQ(fd.s.total.packets, 15 + PKTSTATS_STREAM_MAX_SOURCES - 3 + 2);
+	/* known sources still work */
+	fd.o = base;
+	EXPECT_SEQ(&fd, 106, PKTSTATS_SEQ_GAP, 1);
+	EXPECT_EQ(fd.res.source, 0);
+	end("stream: sources tracked independently; a full table leaves new ones untracked");
+}
+
+static void test_stream_missed_and_payload(void)
+{
+	static struct feeder fd;
+	struct pktstats_stream_options so;
+	struct buf b;
+	int r;
+
+	begin();
+	feeder_init(&fd);
+	EXPECT_EQ(feed_seq(&fd, 0, 1), 0);
+	EXPECT_EQ(fd.res.packet.missed, 1);
+	EXPECT_EQ(feed_seq(&fd, 1, 0), 0);
+	EXPECT_EQ(feed_seq(&fd, 2, 1), 0);
+	EXPECT_EQ(fd.s.total.missed_flags, 2);
+	EXPECT_EQ(fd.s.sources[0].counters.missed_flags, 2);
+	/* payload feeding, e.g. from a UDP socket */
+	minimal_packet(&b, 50, 0, 5);
+	r = pktstats_stream_feed_payload(&fd.s, 0x7f000001, 4000, b.b, b.n, NULL, 0, &fd.res);
+	EXPECT_EQ(r, 0);
+	EXPECT_EQ(fd.res.seq_status, PKTSTATS_SEQ_FIRST);
+	EXPECT_EQ(fd.res.source, 1);
+	EXPECT_EQ(fd.res.n_events, 0); /* summary mode */
+	EXPECT_EQ(fd.res.packet.n_events, 1);
+	minimal_packet(&b, 52, 0, 5);
+	r = pktstats_stream_feed_payload(&fd.s, 0x7f000001, 4000, b.b, b.n, NULL, 0, &fd.res);
+	EXPECT_EQ(r, 0);
+	EXPECT_EQ(fd.res.seq_status, PKTSTATS_SEQ_GAP);
+	EXPECT_EQ(fd.res.lost, 1);
+	EXPECT_EQ(fd.s.sources[1].counters.events, 2);
+	/* -ENOSPC still counts the packet */
+	r = pktstats_stream_feed_payload(&fd.s, 0x7f000001, 4000, normal_packet,
+					 sizeof(normal_packet), events, 2, &fd.res);
+	EXPECT_EQ(r, -ENOSPC);
+	EXPECT_EQ(fd.res.n_events, 2);
+	EXPECT_EQ(fd.s.sources[1].counters.events, 7);
+	EXPECT_EQ(fd.s.sources[1].counters.packets, 3);
+	EXPECT_EQ(fd.s.frames, 6);
+	/* version 1 through the stream, with its resolution option */
+	pktstats_stream_default_options(&so);
+	so.decode.v1_resolution = 2;
+	EXPECT_EQ(pktstats_stream_init(&fd.s, &so), 0);
+	EXPECT_EQ(fd.s.total.packets, 0);
+	r = pktstats_stream_feed_payload(&fd.s, 1, 2, v1_packet, sizeof(v1_packet), events, 16,
+					 &fd.res);
+	EXPECT_EQ(r, 0);
+	EXPECT_EQ(fd.res.packet.resolution, 2);
+	EXPECT_EQ(events[0].time_ns, (UINT64_C(0x20007fff0) + 8) * 8 * 4);
+	so.decode.accept_v1 = false;
+	EXPECT_EQ(pktstats_stream_init(&fd.s, &so), 0);
+	r = pktstats_stream_feed_payload(&fd.s, 1, 2, v1_packet, sizeof(v1_packet), events, 16,
+					 &fd.res);
+	EXPECT_EQ(r, -EBADMSG);
+	EXPECT_EQ(fd.res.reason, PKTSTATS_DECODE_BAD_VERSION);
+	end("stream: M flags counted; payload feeding; -ENOSPC counted; v1 options");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Robustness: corrupted and random input                                                     */
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A deliberately simple second decoder: slot by slot, no specialisation. v2 only. */
+static int ref_decode(const uint8_t *pl, size_t len, struct pktstats_event *out, size_t *n_out)
+{
+	size_t n_slots, i = 2, n = 0;
+	int64_t occ[8];
+	uint64_t tick;
+
+	if (len < 38 || (pl[0] & 15) != 2 || pl[1] != 3 || (len - 38) % 4)
+		return -1;
+	n_slots = (len - 38) / 4;
+	for (int q = 0; q < 8; q++)
+		occ[q] = (int64_t)((uint32_t)pl[6 + 4 * q] << 24 | (uint32_t)pl[7 + 4 * q] << 16 |
+				   (uint32_t)pl[8 + 4 * q] << 8 | pl[9 + 4 * q]);
+#define SLOT(k) ((uint32_t)pl[38 + 4 * (k)] << 24 | (uint32_t)pl[39 + 4 * (k)] << 16 | \
+		 (uint32_t)pl[40 + 4 * (k)] << 8 | pl[41 + 4 * (k)])
+	if (n_slots < 2 || (SLOT(0) >> 30) != 0)
+		return -1;
+	tick = (uint64_t)(SLOT(0) & 0x3fffffff) << 32 | SLOT(1);
+	while (i < n_slots) {
+		uint32_t s = SLOT(i);
+		unsigned type = s >> 30, q = s >> 27 & 7, l = s >> 19 & 255;
+
+		if (type == 0) {
+			if (i + 1 == n_slots)
+				return -1;
+			tick = (uint64_t)(s & 0x3fffffff) << 32 | SLOT(i + 1);
+			i += 2;
+			continue;
+		}
+		tick = (tick + (s & 0x7ffff)) % (UINT64_C(1) << 62);
+		if (type == 1)
+			occ[q] += l;
+		else if (type == 2)
+			occ[q] -= l;
+		out[n].tick = tick;
+		out[n].time_ns = tick * 8 << (pl[0] >> 4 & 7);
+		out[n].occupancy = occ[q];
+		out[n].slot = (uint32_t)i;
+		out[n].type = (uint8_t)type;
+		out[n].queue = (uint8_t)q;
+		out[n].length = (uint8_t)l;
+		out[n].reserved = 0;
+		n++;
+		i++;
+	}
+#undef SLOT
+	*n_out = n;
+	return n ? 0 : -1;
+}
+
+static struct pktstats_event ref_events[PKTSTATS_DECODE_MAX_EVENTS];
+
+/* Decodes with events and in summary mode, checks they agree with each other and with the
+ * reference decoder. Returns the result of the full decode. */
+static int cross_check(int line, const uint8_t *orig, size_t len)
+{
+	struct pktstats_packet p, q;
+	enum pktstats_decode_error why, why2;
+	size_t n = 0, n2 = 0, n_ref = 0;
+	uint8_t *pl = exact(orig, len);
+	int r = pktstats_decode_payload(pl, len, &p, events, PKTSTATS_DECODE_MAX_EVENTS, &n, &why);
+	int r2 = pktstats_decode_payload(pl, len, &q, NULL, 0, &n2, &why2);
+	int rr = ref_decode(pl, len, ref_events, &n_ref);
+	int good = 1;
+
+	if (r != 0 && r != -EBADMSG)
+		good = 0;
+	if (r != r2 || why != why2 || (r == 0) != (why == PKTSTATS_DECODE_OK) || n2 != 0)
+		good = 0;
+	if (r == 0 && memcmp(&p, &q, sizeof(p)) != 0)
+		good = 0;
+	if ((pl[0] & 15) == 2 || r != 0) {
+		if ((rr == 0) != (r == 0))
+			good = 0;
+		else if (r == 0 && (n != n_ref || n != p.n_events ||
+				    memcmp(events, ref_events, n * sizeof(events[0])) != 0 ||
+				    p.last_tick != events[n - 1].tick ||
+				    p.first_tick != events[0].tick))
+			good = 0;
+	}
+	if (!good && test_ok) {
+		diag("line %d: len %zu: r %d/%d/%d reasons %s/%s n %zu/%zu", line, len, r, r2, rr,
+		     pktstats_decode_error_name(why), pktstats_decode_error_name(why2), n, n_ref);
+		test_ok = 0;
+	}
+	free(pl);
+	return r;
+}
+
+static void test_bit_flips(void)
+{
+	struct buf b;
+	unsigned accepted = 0;
+
+	begin();
+	memcpy(b.b, normal_packet, sizeof(normal_packet));
+	b.n = sizeof(normal_packet);
+	for (size_t bit = 0; bit < b.n * 8; bit++) {
+		b.b[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		if (cross_check(__LINE__, b.b, b.n) == 0)
+			accepted++;
+		b.b[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	for (size_t len = 0; len <= b.n; len++)
+		cross_check(__LINE__, b.b, len);
+	EXPECT(accepted > 0);
+	end("every single-bit flip and truncation: summary and full decode agree with a "
+	    "reference");
+}
+
+static void test_random(void)
+{
+	static uint8_t pl[38 + 4 * 600];
+	unsigned accepted = 0;
+
+	begin();
+	rng_state = 0x9e3779b97f4a7c15u;
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t n_slots = (size_t)(rng() % 600), len = 38 + 4 * n_slots;
+
+		for (size_t i = 0; i < len; i++)
+			pl[i] = (uint8_t)rng();
+		pl[0] = (uint8_t)((pl[0] & 0xf0) | (rng() % 8 ? 2 : rng() % 16));
+		pl[1] = rng() % 8 ? 3 : pl[1];
+		if (n_slots && rng() % 4) { /* mostly a valid start, and few timestamps */
+			pl[38] &= 0x3f;
+			for (size_t s = 2; s < n_slots; s++)
+				if ((pl[38 + 4 * s] >> 6) == 0 && rng() % 16)
+					pl[38 + 4 * s] |= 0x40;
+		}
+		if (rng() % 8 == 0)
+			len -= rng() % 4;
+		if (cross_check(__LINE__, pl, len) == 0)
+			accepted++;
+	}
+	EXPECT(accepted > 5000);
+	end("20000 random payloads: summary and full decode agree with a reference decoder");
+}
+
+int main(void)
+{
+	test_normal_packet();
+	test_header_fields();
+	test_first_gap();
+	test_mid_timestamp();
+	test_wrap62();
+	test_every_resolution();
+	test_occupancy();
+	test_summary_mode();
+	test_enospc();
+	test_max_events();
+	test_bad_truncated();
+	test_bad_partial_slot();
+	test_bad_version();
+	test_bad_event_types();
+	test_bad_first_not_timestamp();
+	test_bad_cut_timestamp();
+	test_bad_no_events();
+	test_strerror();
+	test_einval();
+	test_v1();
+	test_v1_wrap62();
+	test_frame_hw();
+	test_frame_trailer();
+	test_frame_small_padded();
+	test_frame_vlan();
+	test_frame_ip_options();
+	test_frame_bad_lengths();
+	test_frame_truncated();
+	test_frame_not_ours();
+	test_stream_in_order();
+	test_stream_gap();
+	test_stream_reset();
+	test_stream_wrap();
+	test_stream_reorder();
+	test_stream_malformed();
+	test_stream_ignored();
+	test_stream_sources();
+	test_stream_missed_and_payload();
+	test_bit_flips();
+	test_random();
+	printf("1..%u\n", tests_run);
+	if (tests_failed)
+		printf("# %u of %u tests failed\n", tests_failed, tests_run);
+	return tests_failed ? 1 : 0;
+}

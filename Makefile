@@ -83,7 +83,8 @@ $(BUILD)/asan/test/%: sw/driver/test/%.c $(LIB_ASAN) $(LIB_HEADERS)
 # the benchmark builds its own optimised copy.
 
 VERILATOR_FLAGS := --cc --exe --build -Wall -j $(JOBS) --x-assign unique --x-initial unique
-TB_CFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -I$(CURDIR)/sw/driver/include
+TB_CFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -I$(CURDIR)/sw/driver/include \
+	-I$(CURDIR)/tb/common
 
 define verilator_harness
 # $(1) output binary, $(2) top module, $(3) RTL files, $(4) harness sources, $(5) extra C
@@ -95,8 +96,10 @@ $(1): $(3) $(4) $(6) | deps
 		$(3) $$(abspath $(4)) >$$(@D)/build.log 2>&1 || { tail -40 $$(@D)/build.log; exit 1; }
 endef
 
-$(eval $(call verilator_harness,$(BUILD)/tb/evcap/test_evcap,evcap_core,$(RTL_EVCAP),tb/evcap/test_evcap.cpp,$(SANITIZE),$(LIB_ASAN)))
-$(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,$(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
+$(eval $(call verilator_harness,$(BUILD)/tb/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/evcap_top/test_evcap_top,evcap,$(RTL_EVCAP) rtl/gen/evcap_regs.v,tb/evcap/test_evcap_top.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/regs/test_evcap_regs,evcap_regs,rtl/gen/evcap_regs.v,tb/regs/test_evcap_regs.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
 
 # ---------------------------------------------------------------------------------------------
 # RTL checks
@@ -141,13 +144,16 @@ regmap-check:
 # Regression
 
 TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vectors.txt \
-	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp
+	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp $(BUILD)/tb/evcap_top/test_evcap_top \
+	$(BUILD)/tb/regs/test_evcap_regs
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
 		"regmap-fresh=$(PYTHON) regmap/regmap_gen.py --check" \
 		"lint=$(MAKE) --no-print-directory lint" \
 		$(foreach t,$(C_TESTS),"$(notdir $(t))=$(t)") \
+		"test_evcap_regs=$(BUILD)/tb/regs/test_evcap_regs" \
+		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \
 		"test_evcap=$(BUILD)/tb/evcap/test_evcap --cycles $(TEST_CYCLES)" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
 		"synth=$(MAKE) --no-print-directory synth"
@@ -164,7 +170,8 @@ soak: deps $(BUILD)/bench/evcap/test_evcap
 	done
 
 bench: deps $(BUILD)/bench/evcap/test_evcap
-	@$(PYTHON) bench/evcap_bench.py $(BUILD)/bench/evcap/test_evcap
+	@echo "== evcap (build/bench/evcap/test_evcap --bench)"
+	@$(BUILD)/bench/evcap/test_evcap --bench
 
 clean:
 	rm -rf $(BUILD)

@@ -14,6 +14,10 @@
 #define PKTSTATS_ALWAYS_INLINE inline
 #endif
 
+_Static_assert(sizeof(struct pktstats_event) == 32, "struct pktstats_event is 32 bytes");
+_Static_assert(PKTSTATS_STREAM_REORDER_WINDOW >= 1 && PKTSTATS_STREAM_REORDER_WINDOW <= 64,
+	       "the reorder window is one 64-bit word");
+
 #define V2_HEADER PKTSTATS_STAT_HEADER_BYTES
 #define V1_HEADER PKTSTATS_V1_STAT_HEADER_BYTES
 #define TS_HIGH_MASK 0x3fffffffu /* timestamp bits 61:32 in the first slot */
@@ -310,8 +314,10 @@ int pktstats_decode_payload_ex(const uint8_t *payload, size_t len,
 		goto bad;
 	}
 	slot_bytes = len - header;
+#if SIZE_MAX > UINT32_MAX
 	if (slot_bytes / PKTSTATS_SLOT_BYTES > UINT32_MAX)
 		return -EINVAL; /* > 16 GiB: not a payload */
+#endif
 	packet->resolution = (uint8_t)resolution;
 	packet->event_types = payload[1];
 	packet->sequence = be32(payload + 2);
@@ -577,14 +583,11 @@ int pktstats_stream_feed_frame(struct pktstats_stream *stream, const uint8_t *fr
 	r = pktstats_parse_frame(frame, len, &result->frame);
 	if (r < 0) {
 		result->reason = result->frame.reason;
-		switch (result->reason) {
-		case PKTSTATS_DECODE_NOT_IPV4:
-		case PKTSTATS_DECODE_NOT_UDP:
-		case PKTSTATS_DECODE_FRAGMENT:
+		if (result->reason == PKTSTATS_DECODE_NOT_IPV4 ||
+		    result->reason == PKTSTATS_DECODE_NOT_UDP ||
+		    result->reason == PKTSTATS_DECODE_FRAGMENT) {
 			stream->ignored++;
 			return -ENOMSG;
-		default:
-			break;
 		}
 		/* With a port filter, a broken frame is ours only if its port was readable and
 		 * matches. */

@@ -926,3 +926,8 @@ void evcap_model_step(struct evcap_model *model, const struct evcap_model_config
 	if (next.missed_events && m->miss_fn)
 		m->miss_fn(m->miss_context, missed_cycle, next.missed_events);
 }
+
+void evcap_model_set_sequence(struct evcap_model *model, uint32_t sequence)
+{
+	model->serializer.seq = sequence;
+}

@@ -441,6 +441,16 @@ static void test_wrap62(void)
 	EXPECT_EQ(events[1].time_ns, 32);
 	EXPECT_EQ(p.first_tick, (UINT64_C(1) << 62) - 1);
 	EXPECT_EQ(p.last_tick, 4 + 0x7ffff);
+	/* the first short event already past the wrap */
+	put_hdr2(&b, 0, 0, 3, NULL);
+	put_ts(&b, (UINT64_C(1) << 62) - 1);
+	put_ev(&b, ARR, 1, 1, 3);
+	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
+	EXPECT_EQ(p.first_tick, 2);
+	EXPECT_EQ(p.last_tick, 2);
+	EXPECT_EQ(events[0].tick, 2);
+	EXPECT_EQ(pktstats_decode_payload(b.b, b.n, &p, NULL, 0, &n, &why), 0);
+	EXPECT_EQ(p.first_tick, 2);
 	end("tick arithmetic wraps modulo 2^62");
 }
 
@@ -902,9 +912,12 @@ static void test_v1_wrap62(void)
 	put_ts(&b, top); /* low 19 bits 0x7fffe */
 	put_ev(&b, ARR, 0, 1, 0x7ffff); /* +1 */
 	put_ev(&b, ARR, 0, 1, 0x00001); /* +2: crosses 2^62 -> 0, then 1 */
+	put_ev(&b, DEP, 0, 1, 0x7fff1); /* +0x7fff0, the largest step */
 	EXPECT_EQ(dec(&b, &p, &n, &why), 0);
 	EXPECT_EQ(events[0].tick, top + 1);
 	EXPECT_EQ(events[1].tick, 1);
+	EXPECT_EQ(events[2].tick, 0x7fff1);
+	EXPECT_EQ(p.last_tick, 0x7fff1);
 	end("version 1: tick wraps modulo 2^62");
 }
 

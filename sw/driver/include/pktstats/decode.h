@@ -200,7 +200,8 @@ struct pktstats_event {
  * n_events:   number of events written to `events` (0 in summary mode); may be NULL.
  * reason:     OK, or why -EBADMSG was returned; may be NULL.
  * Returns 0, -EBADMSG, -ENOSPC (more than max_events events: the first max_events are written,
- * *n_events = max_events, packet complete; packet->n_events has the real count), -EINVAL.
+ * *n_events = max_events, packet complete; packet->n_events has the real count), -EINVAL
+ * (packet NULL, payload NULL with len > 0, or len beyond 16 GiB).
  * On -EBADMSG the events array may have been partly written.
  */
 int pktstats_decode_payload(const uint8_t *payload, size_t len, struct pktstats_packet *packet,
@@ -243,14 +244,16 @@ void pktstats_stream_default_options(struct pktstats_stream_options *options);
 struct pktstats_stream_counters {
 	uint64_t packets;      /* stat packets decoded (returned 0 or -ENOSPC) */
 	uint64_t events;       /* short events in those packets */
-	uint64_t malformed;    /* frames/payloads rejected with -EBADMSG */
+	uint64_t malformed;    /* frames/payloads rejected with -EBADMSG (frame-level errors have
+				  no source: they count in the total only) */
 	uint64_t lost;         /* stat packets missing from the sequence numbers, minus those that
 				  arrived late (reordered) afterwards */
 	uint64_t gaps;         /* times the sequence number jumped forward (each a GAP) */
 	uint64_t resets;       /* sequence resets (RESET) */
 	uint64_t reordered;    /* late packets that filled a gap counted before (REORDERED) */
 	uint64_t duplicates;   /* packets whose sequence number was already seen (DUPLICATE) */
-	uint64_t missed_flags; /* packets with the M flag set */
+	uint64_t missed_flags; /* packets with the M flag set (every packet whose header
+				  decoded, malformed events or not) */
 };
 
 /* How a packet's sequence number relates to its source's history. */
@@ -292,7 +295,8 @@ struct pktstats_stream_result {
 	uint32_t lost;         /* GAP: packets missing just before this one; else 0 */
 	int source;            /* index in stream->sources, -1 if none */
 	size_t n_events;       /* events written to the caller's array */
-	struct pktstats_frame_view frame;  /* feed_frame: the parsed frame */
+	struct pktstats_frame_view frame;  /* feed_frame: the parsed frame (its payload pointer
+					      points into the caller's frame buffer) */
 	struct pktstats_packet packet;     /* the decoded packet header and summary */
 };
 

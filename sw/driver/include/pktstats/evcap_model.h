@@ -16,6 +16,10 @@
 
 #include "pktstats/format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct evcap_model;
 
 /* Elaboration parameters of evcap_core; must match the RTL instance being compared. */
@@ -89,6 +93,12 @@ void evcap_model_step(struct evcap_model *model, const struct evcap_model_config
 		      const struct evcap_model_inputs *inputs);
 
 /*
+ * Test hook: sets the sequence number the serializer gives the next packet it closes, like
+ * forcing the RTL's serializer seq_reg; lets a harness reach the 2^32 wrap.
+ */
+void evcap_model_set_sequence(struct evcap_model *model, uint32_t sequence);
+
+/*
  * Optional observer: called from evcap_model_step when the intake drops the record of input
  * cycle `cycle` (cycles counted from 0 at creation) holding `events` event bits
  * (bit 3*q + t, t: 0 arrival, 1 departure, 2 drop). Lets a harness know which stimulus events
@@ -97,5 +107,9 @@ void evcap_model_step(struct evcap_model *model, const struct evcap_model_config
 typedef void (*evcap_model_miss_fn)(void *context, uint64_t cycle, uint32_t events);
 void evcap_model_set_miss_observer(struct evcap_model *model, evcap_model_miss_fn fn,
 				   void *context);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

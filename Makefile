@@ -173,5 +173,9 @@ bench: deps $(BUILD)/bench/evcap/test_evcap
 	@echo "== evcap (build/bench/evcap/test_evcap --bench)"
 	@$(BUILD)/bench/evcap/test_evcap --bench
 
+demo install:
+	@echo "make $@: arrives with the full-switch simulator and the CLI (not built yet)" >&2
+	@exit 1
+
 clean:
 	rm -rf $(BUILD)

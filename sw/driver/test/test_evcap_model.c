@@ -557,51 +557,191 @@ static void test_backpressure(void)
 }
 
 /*
- * One record split over packets. max_length 82 gives (82 - 66) >> 2 = 4 slots: timestamp and
- * two events (the second fits exactly), then CLOSE: 12 packets of 2. max_length 86 gives 5
- * slots: timestamp, two events, then one (the second does not fit), then CLOSE: 8 packets of
- * 3. Each packet is opened by the same record (its tick and occupancy).
+ * One record split over packets. The serializer keeps the events of one queue in one clock (its
+ * group) in one packet: a group starts only if all its events fit (`used + rest1 <= max_slots`),
+ * and a second event of another group joins a clock's slot pair only if its whole group fits
+ * (`used + 1 + rest2 <= max_slots`). A packet opened in the middle of the record takes, for each
+ * queue whose group went into an earlier packet, the occupancy after the clock (the inputs of
+ * the next cycle, 21), and for the other queues the occupancy before it (cycle 20).
  *
- * Timing, 4 slots: timestamp 23, two events 24, CLOSE 25, so packet p closes in 25 + 3p; packet
- * 0 is on the stream from 29, and each next one 14 cycles later (12 words, IDLE, PREPARE; its
- * descriptor is always ready before). 5 slots: 23, 24, 25, CLOSE 26; 13 words: 30 + 15p.
+ * Timing: the record of cycle 20 is the head in 23 (timestamp), one action per cycle; a CLOSE in
+ * C puts header word 0 on the stream in C + 4, or, if the previous frame is still going out, 3
+ * cycles after its last word (IDLE, PREPARE). The flush of cycle 21 is a marker record right
+ * behind: it closes the last packet.
  */
-static void run_record_split(uint16_t max_length, unsigned per_packet, uint64_t first_cycle,
-			     uint64_t period)
+#define BIT(q, type) (3 * (q) + (type) - 1)
+#define SPLIT_MAX_EVENTS 24
+
+struct split_packet {
+	unsigned events[SPLIT_MAX_EVENTS];	/* event bits, in slot order */
+	unsigned n_events;
+	uint8_t after;		/* queues whose snapshot is the occupancy after the clock */
+	uint64_t first_cycle;	/* header word 0 on the stream */
+};
+
+/* Length of event bit `bit` in the record: distinct per bit, 255 for one saturated length. */
+static unsigned split_length(unsigned bit)
 {
-	unsigned packets = 24 / per_packet;
+	return bit == BIT(7, DROP) ? 255 : 10 * (bit / 3) + bit % 3 + 1;
+}
+
+static void run_split(uint16_t max_length, const unsigned *record, unsigned n_record,
+		      const struct split_packet *packets, unsigned n_packets)
+{
 	struct bench b;
 	struct expect e;
+	unsigned p, i, q;
 
 	bench_init(&b);
 	b.config.max_length = max_length;
 	run_to(&b, 20);
-	run_all_24(&b);
+	for (i = 0; i < n_record; i++) {
+		unsigned bit = record[i];
+
+		event(&b, bit % 3 + 1, bit / 3,
+		      (uint16_t)(bit == BIT(7, DROP) ? 1000 : split_length(bit)));
+	}
 	step(&b);
 	b.in.flush = true;	/* closes the last packet */
 	run_to(&b, 600);
-	CHECK(b.n_frames == packets, "max_length %u: %u frames", max_length, b.n_frames);
-	for (unsigned p = 0; p < packets; p++) {
-		expect_init(&e, p, 20);
-		add_timestamp(&e, 20);
-		for (unsigned i = per_packet * p; i < per_packet * (p + 1); i++) {
-			unsigned q = i / 3, t = i % 3;
-			unsigned length = t == 2 && q == 7 ? 255 : 10 * q + t + 1;
+	CHECK(b.n_frames == n_packets, "max_length %u: %u frames, want %u", max_length, b.n_frames,
+	      n_packets);
+	CHECK(b.out.events_sent == n_record, "max_length %u: events_sent %" PRIu64, max_length,
+	      b.out.events_sent);
 
-			add_slot(&e, short_event(t + 1, q, length, 0));
+	for (p = 0; p < n_packets; p++) {
+		const struct split_packet *sp = &packets[p];
+
+		expect_init(&e, p, 20);
+		for (q = 0; q < PKTSTATS_QUEUES; q++)
+			if (sp->after >> q & 1)
+				e.snapshot[q] = occupancy_of(q, 21);
+		add_timestamp(&e, 20);
+		for (i = 0; i < sp->n_events; i++) {
+			unsigned bit = sp->events[i];
+
+			add_slot(&e, short_event(bit % 3 + 1, bit / 3, split_length(bit), 0));
 		}
 		check_frame(&b, p, &e);
-		CHECK(p >= b.n_frames || b.frames[p].first_cycle == first_cycle + period * p,
-		      "max_length %u: frame %u from cycle %" PRIu64, max_length, p,
-		      b.frames[p].first_cycle);
+		CHECK(p >= b.n_frames || b.frames[p].first_cycle == sp->first_cycle,
+		      "max_length %u: frame %u from cycle %" PRIu64 ", want %" PRIu64, max_length, p,
+		      p < b.n_frames ? b.frames[p].first_cycle : 0, sp->first_cycle);
+	}
+
+	/*
+	 * The group rule on its own, whatever the exact slots: each queue's events are all in one
+	 * frame. Slots from byte 80, 4 bytes each; a slot of type 00 is a timestamp whose second
+	 * half is the next slot.
+	 */
+	for (q = 0; q < PKTSTATS_QUEUES; q++) {
+		int frame_of_queue = -1;
+
+		for (p = 0; p < b.n_frames; p++) {
+			const struct frame *f = &b.frames[p];
+
+			for (size_t at = 80; at + 4 <= f->length; at += 4) {
+				unsigned type = f->bytes[at] >> 6, queue = f->bytes[at] >> 3 & 7;
+
+				if (type == 0) {
+					at += 4;
+					continue;
+				}
+				if (queue != q)
+					continue;
+				CHECK(frame_of_queue < 0 || frame_of_queue == (int)p,
+				      "max_length %u: queue %u split over frames %d and %u", max_length,
+				      q, frame_of_queue, p);
+				frame_of_queue = (int)p;
+			}
+		}
 	}
 	bench_free(&b);
 }
 
+/*
+ * A record of groups of 3, 1, 2, 3, 0, 1, 2 and 3 events:
+ * queue 0 A D X, 1 X, 2 A D, 3 A D X, 5 D, 6 A X, 7 A D X (15 events).
+ */
+static const unsigned split_record[] = {
+	BIT(0, ARRIVAL), BIT(0, DEPARTURE), BIT(0, DROP), BIT(1, DROP), BIT(2, ARRIVAL),
+	BIT(2, DEPARTURE), BIT(3, ARRIVAL), BIT(3, DEPARTURE), BIT(3, DROP), BIT(5, DEPARTURE),
+	BIT(6, ARRIVAL), BIT(6, DROP), BIT(7, ARRIVAL), BIT(7, DEPARTURE), BIT(7, DROP),
+};
+
+/*
+ * max_length 94: (94 - 66) >> 2 = 7 slots.
+ *  23 timestamp, used 2.
+ *  24 0A starts q0 (2 + 3 <= 7), 0D in its group: used 4.
+ *  25 0X; 1X's group has 1 event, 4 + 1 + 1 <= 7: used 6.
+ *  26 2A starts q2: 6 + 2 > 7: CLOSE (one event at a time would have taken 2A).
+ *     Packet 0: 0A 0D 0X 1X, 6 slots, snapshot before the clock; header 30..39, data 40..42.
+ *  27 timestamp, opens packet 1: q0, q1 emitted, so their snapshot is after the clock.
+ *  28 2A (2 + 2 <= 7) 2D: used 4.  29 3A starts q3 (4 + 3 <= 7) 3D: used 6.
+ *  30 3X; 5D: 6 + 1 + 1 > 7, alone: used 7.  31 5D starts q5: 7 + 1 > 7: CLOSE.
+ *     Packet 1: 7 slots; header 45 (after 42: IDLE 43, PREPARE 44), last word 58.
+ *  32 timestamp, packet 2: q0..q3 after.  33 5D (2 + 1 <= 7), 6A: 2 + 1 + 2 <= 7: used 4.
+ *  34 6X; 7A: 4 + 1 + 3 > 7, alone: used 5.  35 7A: 5 + 3 > 7: CLOSE.
+ *     Packet 2: 5 slots; header 61, last word 73.
+ *  36 timestamp, packet 3: q0..q3, q5, q6 after; q4 has no event: before.  37 7A 7D.
+ *  38 7X, the record is popped; 39 the flush marker: CLOSE. Packet 3: header 76.
+ */
+static const struct split_packet split_7_slots[] = {
+	{ { BIT(0, ARRIVAL), BIT(0, DEPARTURE), BIT(0, DROP), BIT(1, DROP) }, 4, 0x00, 30 },
+	{ { BIT(2, ARRIVAL), BIT(2, DEPARTURE), BIT(3, ARRIVAL), BIT(3, DEPARTURE), BIT(3, DROP) },
+	  5, 0x03, 45 },
+	{ { BIT(5, DEPARTURE), BIT(6, ARRIVAL), BIT(6, DROP) }, 3, 0x0f, 61 },
+	{ { BIT(7, ARRIVAL), BIT(7, DEPARTURE), BIT(7, DROP) }, 3, 0x6f, 76 },
+};
+
+/*
+ * max_length 98: (98 - 66) >> 2 = 8 slots.
+ *  23 timestamp.  24 0A 0D: used 4.  25 0X 1X (4 + 1 + 1 <= 8): used 6.
+ *  26 2A starts q2: 6 + 2 <= 8 (a group of 2 needs 2 slots, not 3), 2D: used 8.
+ *  27 3A: 8 + 3 > 8: CLOSE. Packet 0: 8 slots; header 31..40, data 41..44.
+ *  28 timestamp, packet 1: q0, q1, q2 after.  29 3A 3D: used 4.
+ *  30 3X 5D (4 + 1 + 1 <= 8): used 6.  31 6A (6 + 2 <= 8) 6X: used 8.  32 7A: CLOSE.
+ *     Packet 1: 8 slots; header 47 (after 44: IDLE 45, PREPARE 46), last word 60.
+ *  33 timestamp, packet 2: q0..q3, q5, q6 after.  34 7A 7D.  35 7X.  36 flush: CLOSE.
+ *     Packet 2: header 63.
+ */
+static const struct split_packet split_8_slots[] = {
+	{ { BIT(0, ARRIVAL), BIT(0, DEPARTURE), BIT(0, DROP), BIT(1, DROP), BIT(2, ARRIVAL),
+	    BIT(2, DEPARTURE) }, 6, 0x00, 31 },
+	{ { BIT(3, ARRIVAL), BIT(3, DEPARTURE), BIT(3, DROP), BIT(5, DEPARTURE), BIT(6, ARRIVAL),
+	    BIT(6, DROP) }, 6, 0x07, 47 },
+	{ { BIT(7, ARRIVAL), BIT(7, DEPARTURE), BIT(7, DROP) }, 3, 0x6f, 63 },
+};
+
+/*
+ * All 24 strobes with the least max_length: 86, (86 - 66) >> 2 = 5 slots, a timestamp and one
+ * group; 85 acts as 86. Per packet: timestamp, two events, one event, CLOSE (4 cycles):
+ * packet p holds queue p's 3 events, its snapshot has queues 0..p-1 after the clock. CLOSE of
+ * packet 0 in 26, header 30; 13 words each, so packet p from 30 + 15p.
+ */
+static void run_split_all_24(uint16_t max_length)
+{
+	struct split_packet packets[8];
+	unsigned record[24];
+
+	for (unsigned bit = 0; bit < 24; bit++)
+		record[bit] = bit;
+	for (unsigned p = 0; p < 8; p++) {
+		packets[p].n_events = 3;
+		packets[p].events[0] = BIT(p, ARRIVAL);
+		packets[p].events[1] = BIT(p, DEPARTURE);
+		packets[p].events[2] = BIT(p, DROP);
+		packets[p].after = (uint8_t)((1u << p) - 1);
+		packets[p].first_cycle = 30 + 15 * p;
+	}
+	run_split(max_length, record, 24, packets, 8);
+}
+
 static void test_record_split(void)
 {
-	run_record_split(82, 2, 29, 14);
-	run_record_split(86, 3, 30, 15);
+	run_split(94, split_record, 15, split_7_slots, 4);
+	run_split(98, split_record, 15, split_8_slots, 3);
+	run_split_all_24(86);
+	run_split_all_24(85);
 }
 
 /*
@@ -639,11 +779,15 @@ static void test_max_length(void)
 }
 
 /*
- * A timestamp inside a packet needs room for itself and its event (3 slots). Arrivals at
- * ticks 20, 21, 22 (5 slots used), then one at tick 22 + 2^19 (timer loaded in 23). With 7
- * slots the packet closes before the timestamp; with 8 it takes both.
+ * A timestamp inside a packet needs room for itself and the rest of its event's group
+ * (`used + 2 + rest1 <= max_slots`). Arrivals of queue 4 at ticks 20, 21, 22 (5 slots used),
+ * then, at tick 22 + 2^19 (timer loaded in 23), a drop of queue 5, or queue 5's arrival,
+ * departure and drop together. One drop needs 3 slots: with 7 the packet closes before the
+ * timestamp, with 8 it takes both. The group of 3 needs 5: with 9 slots the packet closes
+ * before the timestamp (it does not end on a timestamp whose events are in the next packet),
+ * with 10 it takes them all.
  */
-static void run_late_event(struct bench *b, uint16_t max_length)
+static void run_late_event(struct bench *b, uint16_t max_length, bool late_group)
 {
 	b->config.max_length = max_length;
 	for (unsigned i = 0; i < 3; i++) {
@@ -654,44 +798,59 @@ static void run_late_event(struct bench *b, uint16_t max_length)
 	b->config.timer_preset = 22 + (1u << 19);
 	b->in.timer_load = true;
 	step(b);
+	if (late_group) {
+		event(b, ARRIVAL, 5, 1);
+		event(b, DEPARTURE, 5, 2);
+	}
 	event(b, DROP, 5, 3);
 	run_to(b, 40);
 	b->in.flush = true;
 	run_to(b, 300);
 }
 
+static void add_late_events(struct expect *e, bool late_group)
+{
+	if (late_group) {
+		add_slot(e, short_event(ARRIVAL, 5, 1, 0));
+		add_slot(e, short_event(DEPARTURE, 5, 2, 0));
+	}
+	add_slot(e, short_event(DROP, 5, 3, 0));
+}
+
 static void test_timestamp_room(void)
 {
+	static const struct {
+		uint16_t max_length;
+		bool late_group;
+		bool closes;	/* the late record opens a second packet */
+	} cases[] = {
+		{ 94, false, true },	/* (94 - 66) >> 2 = 7: 5 + 2 + 1 > 7 */
+		{ 98, false, false },	/* 8: 5 + 2 + 1 <= 8 */
+		{ 102, true, true },	/* 9: 5 + 2 + 3 > 9 */
+		{ 106, true, false },	/* 10: 5 + 2 + 3 <= 10 */
+	};
 	struct bench b;
 	struct expect e;
 
-	bench_init(&b);
-	run_late_event(&b, 94);
-	CHECK(b.n_frames == 2, "7 slots: %u frames", b.n_frames);
-	expect_init(&e, 0, 20);
-	add_timestamp(&e, 20);
-	add_slot(&e, short_event(ARRIVAL, 4, 2, 0));
-	add_slot(&e, short_event(ARRIVAL, 4, 2, 1));
-	add_slot(&e, short_event(ARRIVAL, 4, 2, 1));
-	check_frame(&b, 0, &e);
-	expect_init(&e, 1, 24);
-	add_timestamp(&e, 22 + (1u << 19));
-	add_slot(&e, short_event(DROP, 5, 3, 0));
-	check_frame(&b, 1, &e);
-	bench_free(&b);
-
-	bench_init(&b);
-	run_late_event(&b, 98);
-	CHECK(b.n_frames == 1, "8 slots: %u frames", b.n_frames);
-	expect_init(&e, 0, 20);
-	add_timestamp(&e, 20);
-	add_slot(&e, short_event(ARRIVAL, 4, 2, 0));
-	add_slot(&e, short_event(ARRIVAL, 4, 2, 1));
-	add_slot(&e, short_event(ARRIVAL, 4, 2, 1));
-	add_timestamp(&e, 22 + (1u << 19));
-	add_slot(&e, short_event(DROP, 5, 3, 0));
-	check_frame(&b, 0, &e);
-	bench_free(&b);
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		bench_init(&b);
+		run_late_event(&b, cases[c].max_length, cases[c].late_group);
+		CHECK(b.n_frames == (cases[c].closes ? 2u : 1u), "max_length %u: %u frames",
+		      cases[c].max_length, b.n_frames);
+		expect_init(&e, 0, 20);
+		add_timestamp(&e, 20);
+		add_slot(&e, short_event(ARRIVAL, 4, 2, 0));
+		add_slot(&e, short_event(ARRIVAL, 4, 2, 1));
+		add_slot(&e, short_event(ARRIVAL, 4, 2, 1));
+		if (cases[c].closes) {
+			check_frame(&b, 0, &e);
+			expect_init(&e, 1, 24);
+		}
+		add_timestamp(&e, 22 + (1u << 19));
+		add_late_events(&e, cases[c].late_group);
+		check_frame(&b, cases[c].closes ? 1 : 0, &e);
+		bench_free(&b);
+	}
 }
 
 /*
@@ -815,14 +974,20 @@ static void test_timeout_waits_for_event(void)
 
 /*
  * The ring (2048 words + output register) fills and the serializer waits, losing nothing.
- * max_length 9000: (9000 - 66) >> 2 = 2233 slots, a timestamp and 2231 events (1117 words).
- * tready low until 3000; all 24 strobes in each of cycles 20..219 (4800 events, record r has
- * tick 20 + r). At two events per clock, packet 0 (1117 words) closes near cycle 1140 and
- * waits in the ring; packet 1 fills the rest of it (932 words) near cycle 2075 before it is
- * complete, so the serializer waits until the output drains packet 0.
- * Packets: 2231, 2231 and 338 events (the last closed by the flush of 220); each starts with
- * the timestamp and snapshot of the record of its first event; the first event of a record
- * has gap 1 unless it follows the timestamp, the others 0.
+ * max_length 9000: (9000 - 66) >> 2 = 2233 slots. tready low until 3000; all 24 strobes in each
+ * of cycles 20..219 (4800 events, 1600 groups of 3; record r has tick 20 + r, group g is queue
+ * g % 8 of record g / 8). A packet holds a timestamp and (2233 - 2) / 3 = 743 whole groups
+ * (2229 events, 2231 slots, 1116 words): the next group would need 2231 + 3 > 2233.
+ *   packet 0: groups 0..742, from record 0: snapshot of cycle 20.
+ *   packet 1: groups 743..1485; 743 = 8 * 92 + 7 opens it in record 92 (cycle 112) at queue 7:
+ *             queues 0..6 went into packet 0, so their snapshot is after the clock (cycle 113),
+ *             queue 7's before it (cycle 112).
+ *   packet 2: groups 1486..1599 (114 groups, 342 events), closed by the flush of 220;
+ *             1486 = 8 * 185 + 6: record 185 (cycle 205), queues 0..5 from cycle 206.
+ * At two events per clock packet 0 closes near cycle 1140 and waits in the ring; packet 1 does
+ * not fit beside it and fills the ring near cycle 2075, so the serializer waits until the output
+ * drains packet 0. The first event of a record has gap 1 unless it follows the timestamp, the
+ * others 0.
  */
 static unsigned ring_test_length(unsigned record, unsigned bit)
 {
@@ -831,10 +996,20 @@ static unsigned ring_test_length(unsigned record, unsigned bit)
 
 static void test_ring_full_waits(void)
 {
-	const unsigned records = 200, per_packet = 2231;
+	static const struct {
+		unsigned first_group;
+		unsigned groups;
+		uint64_t cycle;		/* cycle of the record of the first group */
+		uint8_t after;		/* queues whose snapshot is from cycle + 1 */
+	} packets[] = {
+		{ 0, 743, 20, 0x00 },
+		{ 743, 743, 112, 0x7f },
+		{ 1486, 114, 205, 0x3f },
+	};
+	const unsigned records = 200;
 	struct bench b;
 	struct expect e;
-	unsigned r, bit, p, n;
+	unsigned r, bit, p, g, t, q;
 
 	bench_init(&b);
 	b.config.max_length = 9000;
@@ -854,18 +1029,22 @@ static void test_ring_full_waits(void)
 	CHECK(b.n_misses == 0 && b.out.events_missed == 0, "misses");
 	CHECK(b.out.events_sent == 24 * records, "events_sent %" PRIu64, b.out.events_sent);
 
-	for (p = 0, n = 0; p < 3; p++) {
-		unsigned first = n / 24;
-		unsigned last = n + per_packet < 24 * records ? n + per_packet : 24 * records;
-
-		expect_init(&e, p, 20 + first);
-		add_timestamp(&e, 20 + first);
-		for (; n < last; n++) {
-			r = n / 24;
-			bit = n % 24;
-			add_slot(&e, short_event(bit % 3 + 1, bit / 3, ring_test_length(r, bit),
-						 bit == 0 && r != first ? 1 : 0));
+	for (p = 0; p < 3; p++) {
+		expect_init(&e, p, packets[p].cycle);
+		for (q = 0; q < PKTSTATS_QUEUES; q++)
+			if (packets[p].after >> q & 1)
+				e.snapshot[q] = occupancy_of(q, packets[p].cycle + 1);
+		add_timestamp(&e, packets[p].cycle);
+		for (g = packets[p].first_group; g < packets[p].first_group + packets[p].groups; g++) {
+			for (t = 0; t < 3; t++) {
+				r = g / 8;
+				bit = 3 * (g % 8) + t;
+				add_slot(&e, short_event(t + 1, g % 8, ring_test_length(r, bit),
+							 bit == 0 && g != packets[p].first_group ? 1 : 0));
+			}
 		}
+		CHECK(e.n_slots == (p < 2 ? 2231u : 344u), "packet %u: %u slots expected", p,
+		      e.n_slots);
 		check_frame(&b, p, &e);
 	}
 	bench_free(&b);
@@ -1140,7 +1319,7 @@ static const struct test tests[] = {
 	{ "tready toggling keeps the bytes", test_backpressure },
 	{ "one record split over packets", test_record_split },
 	{ "max_length boundary, odd slots tkeep 0x0f", test_max_length },
-	{ "a timestamp inside a packet needs 3 slots", test_timestamp_room },
+	{ "a timestamp inside a packet needs room for its group", test_timestamp_room },
 	{ "record FIFO overflow: misses, counter, M bit", test_record_fifo_overflow },
 	{ "flush timeout waits for the timestamp's event", test_timeout_waits_for_event },
 	{ "ring full: the serializer waits, loses nothing", test_ring_full_waits },

@@ -198,7 +198,10 @@ wire [12:0] used_after_e1_group = {1'b0, used_reg} + {11'd0, e1_rest};
 wire [12:0] used_after_ts_group = used_after_e1_group + 13'd2;
 wire [12:0] used_after_e2_group = used_plus_1 + {11'd0, e2_rest};
 
-wire timeout_close = open_reg && !ts_owed_reg && config_flush_timeout != 32'd0
+// The timeout waits for the event a timestamp was written for, and for the rest of a queue's
+// events of the clock being written (a group never straddles two packets)
+wire mid_group = s_record_valid && (done_reg & e1_group) != 24'd0;
+wire timeout_close = open_reg && !ts_owed_reg && !mid_group && config_flush_timeout != 32'd0
     && age_reg >= config_flush_timeout;
 wire head_close = s_record_valid && !head_prepared_reg && open_reg
     && (s_record_close_before || s_record_seq_reset || s_record_resolution != packet_resolution_reg);

@@ -485,8 +485,14 @@ static void serializer_eval(const struct evcap_model *m, const struct evcap_mode
 	if (head_valid)
 		gap = (head->tick - ser->prev_tick) & PKTSTATS_TIMESTAMP_MASK;
 
-	/* Rule 1: the flush timeout, never between a timestamp and the event it was written for. */
-	if (ser->open && !ser->ts_owed && config->flush_timeout != 0 &&
+	/* Rule 1: the flush timeout, never between a timestamp and the event it was written for,
+	 * nor inside a queue's events of one clock (a group). */
+	bool mid_group = false;
+	if (head_valid && (head->events & ~ser->done)) {
+		unsigned e1 = (unsigned)__builtin_ctz(head->events & ~ser->done);
+		mid_group = (ser->done & group_mask(e1)) != 0;
+	}
+	if (ser->open && !ser->ts_owed && !mid_group && config->flush_timeout != 0 &&
 	    ser->age >= config->flush_timeout)
 		action = EVCAP_CLOSE;
 	/* Rule 2: a marker or a new meaning closes the packet before the head enters it. */

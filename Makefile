@@ -101,7 +101,7 @@ endef
 $(eval $(call verilator_harness,$(BUILD)/tb/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/evcap_top/test_evcap_top,evcap,$(RTL_EVCAP) rtl/gen/evcap_regs.v,tb/evcap/test_evcap_top.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/regs/test_evcap_regs,evcap_regs,rtl/gen/evcap_regs.v,tb/regs/test_evcap_regs.cpp,$(SANITIZE),$(LIB_ASAN)))
-$(eval $(call verilator_harness,$(BUILD)/tb/switch/test_switch_stat_path,switch_stat_path,rtl/switch/switch_stat_path.v,tb/switch/test_switch_stat_path.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/switch_stat_path/test_switch_stat_path,switch_stat_path,rtl/switch/switch_stat_path.v,tb/switch/test_switch_stat_path.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
 
 # ---------------------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ regmap-check:
 
 TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vectors.txt \
 	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp $(BUILD)/tb/evcap_top/test_evcap_top \
-	$(BUILD)/tb/regs/test_evcap_regs $(BUILD)/tb/switch/test_switch_stat_path
+	$(BUILD)/tb/regs/test_evcap_regs $(BUILD)/tb/switch_stat_path/test_switch_stat_path
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
@@ -158,7 +158,7 @@ test: deps $(TEST_BINARIES)
 		"test_evcap_regs=$(BUILD)/tb/regs/test_evcap_regs" \
 		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \
 		"test_evcap=$(BUILD)/tb/evcap/test_evcap --cycles $(TEST_CYCLES)" \
-		"test_switch_stat_path=$(BUILD)/tb/switch/test_switch_stat_path" \
+		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
 		"synth=$(MAKE) --no-print-directory synth"
 

@@ -36,7 +36,8 @@ RTL_EVCAP := $(sort $(wildcard rtl/evcap/*.v))
 RTL_GEN := $(sort $(wildcard rtl/gen/*.v))
 # The switch's blocks join this list as each one lands with its tests.
 RTL_SWITCH := rtl/switch/switch_stat_path.v
-RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_GEN)
+RTL_COMMON := $(sort $(wildcard rtl/common/*.v))
+RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -102,13 +103,14 @@ $(eval $(call verilator_harness,$(BUILD)/tb/evcap/test_evcap,evcap_core,tb/evcap
 $(eval $(call verilator_harness,$(BUILD)/tb/evcap_top/test_evcap_top,evcap,$(RTL_EVCAP) rtl/gen/evcap_regs.v,tb/evcap/test_evcap_top.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/regs/test_evcap_regs,evcap_regs,rtl/gen/evcap_regs.v,tb/regs/test_evcap_regs.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_stat_path/test_switch_stat_path,switch_stat_path,rtl/switch/switch_stat_path.v,tb/switch/test_switch_stat_path.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/interconnect/test_interconnect,common_axil_interconnect_tb,tb/interconnect/common_axil_interconnect_tb.v $(RTL_COMMON) $(RTL_GEN),tb/interconnect/test_interconnect.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
 
 # ---------------------------------------------------------------------------------------------
 # RTL checks
 
 # Each top is linted with -Wall and no waivers, and must compile under Icarus.
-LINT_TOPS := evcap pktstats_id_regs switch_stat_path
+LINT_TOPS := evcap pktstats_id_regs switch_stat_path common_axil_interconnect
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
@@ -148,7 +150,8 @@ regmap-check:
 
 TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vectors.txt \
 	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp $(BUILD)/tb/evcap_top/test_evcap_top \
-	$(BUILD)/tb/regs/test_evcap_regs $(BUILD)/tb/switch_stat_path/test_switch_stat_path
+	$(BUILD)/tb/regs/test_evcap_regs $(BUILD)/tb/switch_stat_path/test_switch_stat_path \
+	$(BUILD)/tb/interconnect/test_interconnect
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
@@ -158,6 +161,7 @@ test: deps $(TEST_BINARIES)
 		"test_evcap_regs=$(BUILD)/tb/regs/test_evcap_regs" \
 		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \
 		"test_evcap=$(BUILD)/tb/evcap/test_evcap --cycles $(TEST_CYCLES)" \
+		"test_interconnect=$(BUILD)/tb/interconnect/test_interconnect" \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
 		"synth=$(MAKE) --no-print-directory synth"

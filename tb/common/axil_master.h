@@ -59,7 +59,9 @@ struct WriteTiming {
 template <class Top>
 class Master {
 public:
-	explicit Master(Top &top) : top_(top)
+	// address_mask: the bits of the slave's address port (12 for one register block).
+	explicit Master(Top &top, uint32_t address_mask = 0xfff)
+		: top_(top), address_mask_(address_mask)
 	{
 		idle();
 		top_.clk = 0;
@@ -113,7 +115,7 @@ public:
 		bool aw_done = false, w_done = false;
 
 		write_active_ = true;
-		top_.s_axil_awaddr = addr & 0xfff;
+		top_.s_axil_awaddr = addr & address_mask_;
 		top_.s_axil_awprot = 0;
 		top_.s_axil_wdata = data;
 		top_.s_axil_wstrb = strb & 0xf;
@@ -166,7 +168,7 @@ public:
 	Response read(uint32_t addr, unsigned r_delay = 0)
 	{
 		read_active_ = true;
-		top_.s_axil_araddr = addr & 0xfff;
+		top_.s_axil_araddr = addr & address_mask_;
 		top_.s_axil_arprot = 0;
 		top_.s_axil_rready = 0;
 		for (unsigned n = 0;; ++n) {
@@ -261,6 +263,7 @@ private:
 	}
 
 	Top &top_;
+	uint32_t address_mask_;
 	uint64_t cycle_ = 0;
 	bool write_active_ = false;
 	bool read_active_ = false;

@@ -349,12 +349,43 @@ def load_block(root, name, check):
         check.error(source, f"module '{block.module}' must match [a-z][a-z0-9_]*")
     block.description = check.description(table, source)
     for i, entry in enumerate(check.get(table, "register", list, source, default=[])):
-        reg = load_register(entry, f"{source}: register #{i + 1}", source, check)
-        if reg is not None:
-            block.registers.append(reg)
+        for copy in expand_array(entry, f"{source}: register #{i + 1}", check):
+            reg = load_register(copy, f"{source}: register #{i + 1}", source, check)
+            if reg is not None:
+                block.registers.append(reg)
     block.registers.sort(key=lambda r: r.offset)
     check_block(block, check)
     return block
+
+
+def expand_array(entry, where, check):
+    """A register with `count = N` (and optionally `stride`, bytes between copies) stands for
+    N registers named <name>_0 .. <name>_<N-1> at offset + i * stride, e.g. one per queue.
+    The default stride is the register's size (8 bytes for 64-bit and 48-bit ones)."""
+    if not isinstance(entry, dict) or "count" not in entry:
+        return [entry]
+    entry = dict(entry)
+    count = entry.pop("count")
+    stride = entry.pop("stride", None)
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 256:
+        check.error(where, f"count {count!r} must be an integer 1..256")
+        return []
+    wide = entry.get("access") == "counter" or entry.get("width", 32) in (48, 64)
+    if stride is None:
+        stride = 8 if wide else 4
+    if not isinstance(stride, int) or isinstance(stride, bool) or stride <= 0 or stride % 4:
+        check.error(where, f"stride {stride!r} must be a positive multiple of 4")
+        return []
+    name = entry.get("name", "")
+    description = entry.get("description", "")
+    copies = []
+    for i in range(count):
+        copy = dict(entry)
+        copy["name"] = f"{name}_{i}"
+        copy["offset"] = entry.get("offset", 0) + i * stride
+        copy["description"] = f"{description} (#{i})" if description else description
+        copies.append(copy)
+    return copies
 
 
 def load_register(entry, where, source, check):

@@ -34,10 +34,10 @@ INCLUDES := -Isw/driver/include
 
 RTL_EVCAP := $(sort $(wildcard rtl/evcap/*.v))
 RTL_GEN := $(sort $(wildcard rtl/gen/*.v))
-# The switch's blocks join this list as each one lands with its tests.
-RTL_SWITCH := rtl/switch/switch_stat_path.v
+RTL_SWITCH := $(sort $(wildcard rtl/switch/*.v))
 RTL_COMMON := $(sort $(wildcard rtl/common/*.v))
-RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_GEN)
+RTL_CORE := $(sort $(wildcard rtl/core/*.v))
+RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -49,7 +49,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth bench soak regmap regmap-check clean demo install
+.PHONY: all deps lint test synth synth-evcap bench soak regmap regmap-check clean demo install
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/tb/evcap/test_evcap
@@ -91,10 +91,10 @@ TB_CFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -I$(CURDIR)/sw/driver/inclu
 
 define verilator_harness
 # $(1) output binary, $(2) top module, $(3) RTL files, $(4) harness sources, $(5) extra C
-# flags, $(6) library
+# flags, $(6) library, $(7) extra Verilator flags (parameters)
 $(1): $(3) $(4) $(6) | deps
 	@mkdir -p $$(@D)
-	+$(VERILATOR) $(VERILATOR_FLAGS) --top-module $(2) -Mdir $$(@D)/obj -o $$(abspath $$@) \
+	+$(VERILATOR) $(VERILATOR_FLAGS) $(7) --top-module $(2) -Mdir $$(@D)/obj -o $$(abspath $$@) \
 		-CFLAGS "$(TB_CFLAGS) $(5)" -LDFLAGS "$(5) $$(abspath $(6))" \
 		$(3) $$(abspath $(4)) >$$(@D)/build.log 2>&1 || { tail -40 $$(@D)/build.log; exit 1; }
 endef
@@ -104,13 +104,29 @@ $(eval $(call verilator_harness,$(BUILD)/tb/evcap_top/test_evcap_top,evcap,$(RTL
 $(eval $(call verilator_harness,$(BUILD)/tb/regs/test_evcap_regs,evcap_regs,rtl/gen/evcap_regs.v,tb/regs/test_evcap_regs.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_stat_path/test_switch_stat_path,switch_stat_path,rtl/switch/switch_stat_path.v,tb/switch/test_switch_stat_path.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/interconnect/test_interconnect,common_axil_interconnect_tb,tb/interconnect/common_axil_interconnect_tb.v $(RTL_COMMON) $(RTL_GEN),tb/interconnect/test_interconnect.cpp,$(SANITIZE),$(LIB_ASAN)))
+# The lookup harness runs ageing with short ticks and narrow ages; -G and -D must agree.
+$(eval $(call verilator_harness,$(BUILD)/tb/switch_lookup/test_switch_lookup,switch_output_port_lookup,rtl/switch/switch_output_port_lookup.v,tb/switch/test_switch_lookup.cpp,$(SANITIZE) -DAGE_TICK_CYCLES=32 -DAGE_WIDTH=8,$(LIB_ASAN),-GAGE_TICK_CYCLES=32 -GAGE_WIDTH=8))
+$(eval $(call verilator_harness,$(BUILD)/tb/switch_arbiter/test_switch_arbiter,switch_input_arbiter,rtl/switch/switch_input_arbiter.v,tb/switch/test_switch_arbiter.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/switch_queues/test_switch_queues,switch_output_queues,rtl/switch/switch_output_queues.v rtl/switch/switch_queue.v,tb/switch/test_switch_queues.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/core/test_pktstats_core,pktstats_core,tb/core/pktstats_core.vlt $(RTL_ALL),tb/core/test_pktstats_core.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
+
+# ---------------------------------------------------------------------------------------------
+# Simulator components (sim/): plain C++ on libpcap, tested without the Verilated model
+
+SIM_COMPONENTS := $(addprefix sim/,link_timing.cpp mac_model.cpp pcap_frame_sink.cpp \
+	pcap_frame_source.cpp register_request_parser.cpp register_server.cpp traffic_generator.cpp)
+SIM_HEADERS := $(wildcard sim/*.h)
+
+$(BUILD)/asan/tb/sim/test_sim_components: tb/sim/test_sim_components.cpp $(SIM_COMPONENTS) $(SIM_HEADERS) | deps
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -g -O2 $(SANITIZE) -Isim $(SIM_COMPONENTS) $< -lpcap -o $@
 
 # ---------------------------------------------------------------------------------------------
 # RTL checks
 
 # Each top is linted with -Wall and no waivers, and must compile under Icarus.
-LINT_TOPS := evcap pktstats_id_regs switch_stat_path common_axil_interconnect
+LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
@@ -132,12 +148,20 @@ $(BUILD)/tb/evcap/evcap_icarus_tb.vvp: tb/evcap/evcap_icarus_tb.v $(RTL_EVCAP) |
 	@mkdir -p $(@D)
 	$(IVERILOG) -g2001 -Wall -s evcap_icarus_tb -o $@ $^
 
+# make synth: the evcap block (also part of make test) and the whole pktstats_core (minutes).
 $(BUILD)/synth/evcap.summary: $(RTL_EVCAP) rtl/gen/evcap_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh evcap $(BUILD)/synth $(RTL_EVCAP) rtl/gen/evcap_regs.v
 
-synth: $(BUILD)/synth/evcap.summary
+$(BUILD)/synth/pktstats_core.summary: $(RTL_ALL) scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh pktstats_core $(BUILD)/synth $(RTL_ALL)
+
+synth-evcap: $(BUILD)/synth/evcap.summary
 	@cat $<
+
+synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/pktstats_core.summary
+	@cat $^
 
 regmap:
 	$(PYTHON) regmap/regmap_gen.py
@@ -151,7 +175,10 @@ regmap-check:
 TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vectors.txt \
 	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp $(BUILD)/tb/evcap_top/test_evcap_top \
 	$(BUILD)/tb/regs/test_evcap_regs $(BUILD)/tb/switch_stat_path/test_switch_stat_path \
-	$(BUILD)/tb/interconnect/test_interconnect
+	$(BUILD)/tb/interconnect/test_interconnect $(BUILD)/tb/switch_lookup/test_switch_lookup \
+	$(BUILD)/tb/switch_arbiter/test_switch_arbiter \
+	$(BUILD)/tb/switch_queues/test_switch_queues $(BUILD)/tb/core/test_pktstats_core \
+	$(BUILD)/asan/tb/sim/test_sim_components
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
@@ -162,9 +189,14 @@ test: deps $(TEST_BINARIES)
 		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \
 		"test_evcap=$(BUILD)/tb/evcap/test_evcap --cycles $(TEST_CYCLES)" \
 		"test_interconnect=$(BUILD)/tb/interconnect/test_interconnect" \
+		"test_switch_arbiter=$(BUILD)/tb/switch_arbiter/test_switch_arbiter" \
+		"test_switch_lookup=$(BUILD)/tb/switch_lookup/test_switch_lookup" \
+		"test_switch_queues=$(BUILD)/tb/switch_queues/test_switch_queues" \
+		"test_pktstats_core=$(BUILD)/tb/core/test_pktstats_core" \
+		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
-		"synth=$(MAKE) --no-print-directory synth"
+		"synth=$(MAKE) --no-print-directory synth-evcap"
 
 TEST_CYCLES ?= 1000000
 SOAK_CYCLES ?= 50000000

@@ -384,6 +384,10 @@ def expand_array(entry, where, check):
         copy["name"] = f"{name}_{i}"
         copy["offset"] = entry.get("offset", 0) + i * stride
         copy["description"] = f"{description} (#{i})" if description else description
+        # A field named like the register (its single field) follows the copy's name.
+        if isinstance(entry.get("field"), list):
+            copy["field"] = [dict(f, name=copy["name"]) if isinstance(f, dict) and
+                             f.get("name") == name else f for f in entry["field"]]
         copies.append(copy)
     return copies
 

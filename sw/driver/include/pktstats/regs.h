@@ -234,6 +234,705 @@
 #define PKTSTATS_EVCAP_PACKETS_SENT_LO            0x00001070u
 #define PKTSTATS_EVCAP_PACKETS_SENT_HI            0x00001074u
 
+/*
+ * Block switch (switch_regs): Reference switch: output queue limits, occupancy and counters;
+ * the learning table and its counters.
+ */
+#define PKTSTATS_SWITCH_BASE                      0x00002000u
+#define PKTSTATS_SWITCH_SIZE                      0x00001000u
+
+/* 0x000 type (const, 32 bits): Block type, "SWCH". */
+#define PKTSTATS_SWITCH_TYPE                      0x00002000u
+#define PKTSTATS_SWITCH_TYPE_VALUE                0x53574348u
+
+/* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
+#define PKTSTATS_SWITCH_VERSION                   0x00002004u
+#define PKTSTATS_SWITCH_VERSION_VALUE             0x00010000u
+
+/*
+ * 0x010 queue_limit_0 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#0)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0             0x00002010u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_RESET       0x00000f42u
+
+/*
+ * 0x014 queue_limit_1 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#1)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1             0x00002014u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_RESET       0x00000f42u
+
+/*
+ * 0x018 queue_limit_2 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#2)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2             0x00002018u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_RESET       0x00000f42u
+
+/*
+ * 0x01c queue_limit_3 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#3)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3             0x0000201cu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_RESET       0x00000f42u
+
+/*
+ * 0x020 queue_limit_4 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#4)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4             0x00002020u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_RESET       0x00000f42u
+
+/*
+ * 0x024 queue_limit_5 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#5)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5             0x00002024u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_RESET       0x00000f42u
+
+/*
+ * 0x028 queue_limit_6 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#6)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6             0x00002028u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_RESET       0x00000f42u
+
+/*
+ * 0x02c queue_limit_7 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
+ * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
+ * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#7)
+ */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7             0x0000202cu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_SHIFT       0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_WIDTH       20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_MASK        0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_RESET       0x00000f42u
+
+/*
+ * 0x030 queue_occupancy_0 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#0)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0         0x00002030u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0_MASK    0x000fffffu
+
+/*
+ * 0x034 queue_occupancy_1 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#1)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1         0x00002034u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1_MASK    0x000fffffu
+
+/*
+ * 0x038 queue_occupancy_2 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#2)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2         0x00002038u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2_MASK    0x000fffffu
+
+/*
+ * 0x03c queue_occupancy_3 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#3)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3         0x0000203cu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3_MASK    0x000fffffu
+
+/*
+ * 0x040 queue_occupancy_4 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#4)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4         0x00002040u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4_MASK    0x000fffffu
+
+/*
+ * 0x044 queue_occupancy_5 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#5)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5         0x00002044u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5_MASK    0x000fffffu
+
+/*
+ * 0x048 queue_occupancy_6 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#6)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6         0x00002048u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6_MASK    0x000fffffu
+
+/*
+ * 0x04c queue_occupancy_7 (ro, 20 bits): Words of the frames committed to the queue and not
+ * yet sent. (#7)
+ */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7         0x0000204cu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7_MASK    0x000fffffu
+
+/*
+ * 0x100 peak_occupancy_0 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#0)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0          0x00002100u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_LO       0x00002100u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_HI       0x00002104u
+
+/*
+ * 0x108 peak_occupancy_1 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#1)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1          0x00002108u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_LO       0x00002108u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_HI       0x0000210cu
+
+/*
+ * 0x110 peak_occupancy_2 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#2)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2          0x00002110u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_LO       0x00002110u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_HI       0x00002114u
+
+/*
+ * 0x118 peak_occupancy_3 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#3)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3          0x00002118u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_LO       0x00002118u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_HI       0x0000211cu
+
+/*
+ * 0x120 peak_occupancy_4 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#4)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4          0x00002120u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_LO       0x00002120u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_HI       0x00002124u
+
+/*
+ * 0x128 peak_occupancy_5 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#5)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5          0x00002128u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_LO       0x00002128u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_HI       0x0000212cu
+
+/*
+ * 0x130 peak_occupancy_6 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#6)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6          0x00002130u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_LO       0x00002130u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_HI       0x00002134u
+
+/*
+ * 0x138 peak_occupancy_7 (counter, 64 bits): Largest occupancy of the queue, in words, since
+ * the last clear. Write to clear. (#7)
+ */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7          0x00002138u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_LO       0x00002138u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_HI       0x0000213cu
+
+/*
+ * 0x140 frames_stored_0 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#0)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_0           0x00002140u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0_LO        0x00002140u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0_HI        0x00002144u
+
+/*
+ * 0x148 frames_stored_1 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#1)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_1           0x00002148u
+#define PKTSTATS_SWITCH_FRAMES_STORED_1_LO        0x00002148u
+#define PKTSTATS_SWITCH_FRAMES_STORED_1_HI        0x0000214cu
+
+/*
+ * 0x150 frames_stored_2 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#2)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_2           0x00002150u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2_LO        0x00002150u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2_HI        0x00002154u
+
+/*
+ * 0x158 frames_stored_3 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#3)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_3           0x00002158u
+#define PKTSTATS_SWITCH_FRAMES_STORED_3_LO        0x00002158u
+#define PKTSTATS_SWITCH_FRAMES_STORED_3_HI        0x0000215cu
+
+/*
+ * 0x160 frames_stored_4 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#4)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_4           0x00002160u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4_LO        0x00002160u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4_HI        0x00002164u
+
+/*
+ * 0x168 frames_stored_5 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#5)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_5           0x00002168u
+#define PKTSTATS_SWITCH_FRAMES_STORED_5_LO        0x00002168u
+#define PKTSTATS_SWITCH_FRAMES_STORED_5_HI        0x0000216cu
+
+/*
+ * 0x170 frames_stored_6 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#6)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_6           0x00002170u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6_LO        0x00002170u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6_HI        0x00002174u
+
+/*
+ * 0x178 frames_stored_7 (counter, 64 bits): Frames committed to the queue. Write to clear.
+ * (#7)
+ */
+#define PKTSTATS_SWITCH_FRAMES_STORED_7           0x00002178u
+#define PKTSTATS_SWITCH_FRAMES_STORED_7_LO        0x00002178u
+#define PKTSTATS_SWITCH_FRAMES_STORED_7_HI        0x0000217cu
+
+/*
+ * 0x180 bytes_stored_0 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#0)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_0            0x00002180u
+#define PKTSTATS_SWITCH_BYTES_STORED_0_LO         0x00002180u
+#define PKTSTATS_SWITCH_BYTES_STORED_0_HI         0x00002184u
+
+/*
+ * 0x188 bytes_stored_1 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#1)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_1            0x00002188u
+#define PKTSTATS_SWITCH_BYTES_STORED_1_LO         0x00002188u
+#define PKTSTATS_SWITCH_BYTES_STORED_1_HI         0x0000218cu
+
+/*
+ * 0x190 bytes_stored_2 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#2)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_2            0x00002190u
+#define PKTSTATS_SWITCH_BYTES_STORED_2_LO         0x00002190u
+#define PKTSTATS_SWITCH_BYTES_STORED_2_HI         0x00002194u
+
+/*
+ * 0x198 bytes_stored_3 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#3)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_3            0x00002198u
+#define PKTSTATS_SWITCH_BYTES_STORED_3_LO         0x00002198u
+#define PKTSTATS_SWITCH_BYTES_STORED_3_HI         0x0000219cu
+
+/*
+ * 0x1a0 bytes_stored_4 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#4)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_4            0x000021a0u
+#define PKTSTATS_SWITCH_BYTES_STORED_4_LO         0x000021a0u
+#define PKTSTATS_SWITCH_BYTES_STORED_4_HI         0x000021a4u
+
+/*
+ * 0x1a8 bytes_stored_5 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#5)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_5            0x000021a8u
+#define PKTSTATS_SWITCH_BYTES_STORED_5_LO         0x000021a8u
+#define PKTSTATS_SWITCH_BYTES_STORED_5_HI         0x000021acu
+
+/*
+ * 0x1b0 bytes_stored_6 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#6)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_6            0x000021b0u
+#define PKTSTATS_SWITCH_BYTES_STORED_6_LO         0x000021b0u
+#define PKTSTATS_SWITCH_BYTES_STORED_6_HI         0x000021b4u
+
+/*
+ * 0x1b8 bytes_stored_7 (counter, 64 bits): Bytes of the frames committed to the queue. Write
+ * to clear. (#7)
+ */
+#define PKTSTATS_SWITCH_BYTES_STORED_7            0x000021b8u
+#define PKTSTATS_SWITCH_BYTES_STORED_7_LO         0x000021b8u
+#define PKTSTATS_SWITCH_BYTES_STORED_7_HI         0x000021bcu
+
+/* 0x1c0 frames_removed_0 (counter, 64 bits): Frames the queue has sent. Write to clear. (#0) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0          0x000021c0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_LO       0x000021c0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_HI       0x000021c4u
+
+/* 0x1c8 frames_removed_1 (counter, 64 bits): Frames the queue has sent. Write to clear. (#1) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1          0x000021c8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_LO       0x000021c8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_HI       0x000021ccu
+
+/* 0x1d0 frames_removed_2 (counter, 64 bits): Frames the queue has sent. Write to clear. (#2) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2          0x000021d0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_LO       0x000021d0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_HI       0x000021d4u
+
+/* 0x1d8 frames_removed_3 (counter, 64 bits): Frames the queue has sent. Write to clear. (#3) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3          0x000021d8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_LO       0x000021d8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_HI       0x000021dcu
+
+/* 0x1e0 frames_removed_4 (counter, 64 bits): Frames the queue has sent. Write to clear. (#4) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4          0x000021e0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_LO       0x000021e0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_HI       0x000021e4u
+
+/* 0x1e8 frames_removed_5 (counter, 64 bits): Frames the queue has sent. Write to clear. (#5) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5          0x000021e8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_LO       0x000021e8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_HI       0x000021ecu
+
+/* 0x1f0 frames_removed_6 (counter, 64 bits): Frames the queue has sent. Write to clear. (#6) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6          0x000021f0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_LO       0x000021f0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_HI       0x000021f4u
+
+/* 0x1f8 frames_removed_7 (counter, 64 bits): Frames the queue has sent. Write to clear. (#7) */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7          0x000021f8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_LO       0x000021f8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_HI       0x000021fcu
+
+/*
+ * 0x200 bytes_removed_0 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#0)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0           0x00002200u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0_LO        0x00002200u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0_HI        0x00002204u
+
+/*
+ * 0x208 bytes_removed_1 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#1)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1           0x00002208u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1_LO        0x00002208u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1_HI        0x0000220cu
+
+/*
+ * 0x210 bytes_removed_2 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#2)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2           0x00002210u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2_LO        0x00002210u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2_HI        0x00002214u
+
+/*
+ * 0x218 bytes_removed_3 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#3)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3           0x00002218u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3_LO        0x00002218u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3_HI        0x0000221cu
+
+/*
+ * 0x220 bytes_removed_4 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#4)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4           0x00002220u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4_LO        0x00002220u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4_HI        0x00002224u
+
+/*
+ * 0x228 bytes_removed_5 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#5)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5           0x00002228u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5_LO        0x00002228u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5_HI        0x0000222cu
+
+/*
+ * 0x230 bytes_removed_6 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#6)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6           0x00002230u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6_LO        0x00002230u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6_HI        0x00002234u
+
+/*
+ * 0x238 bytes_removed_7 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
+ * clear. (#7)
+ */
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7           0x00002238u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7_LO        0x00002238u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7_HI        0x0000223cu
+
+/*
+ * 0x240 frames_dropped_0 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#0)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0          0x00002240u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_LO       0x00002240u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_HI       0x00002244u
+
+/*
+ * 0x248 frames_dropped_1 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#1)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1          0x00002248u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_LO       0x00002248u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_HI       0x0000224cu
+
+/*
+ * 0x250 frames_dropped_2 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#2)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2          0x00002250u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_LO       0x00002250u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_HI       0x00002254u
+
+/*
+ * 0x258 frames_dropped_3 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#3)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3          0x00002258u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_LO       0x00002258u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_HI       0x0000225cu
+
+/*
+ * 0x260 frames_dropped_4 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#4)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4          0x00002260u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_LO       0x00002260u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_HI       0x00002264u
+
+/*
+ * 0x268 frames_dropped_5 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#5)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5          0x00002268u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_LO       0x00002268u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_HI       0x0000226cu
+
+/*
+ * 0x270 frames_dropped_6 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#6)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6          0x00002270u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_LO       0x00002270u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_HI       0x00002274u
+
+/*
+ * 0x278 frames_dropped_7 (counter, 64 bits): Frames dropped because they did not fit (tail
+ * drop). Write to clear. (#7)
+ */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7          0x00002278u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_LO       0x00002278u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_HI       0x0000227cu
+
+/*
+ * 0x280 bytes_dropped_0 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#0)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0           0x00002280u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0_LO        0x00002280u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0_HI        0x00002284u
+
+/*
+ * 0x288 bytes_dropped_1 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#1)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1           0x00002288u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1_LO        0x00002288u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1_HI        0x0000228cu
+
+/*
+ * 0x290 bytes_dropped_2 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#2)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2           0x00002290u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2_LO        0x00002290u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2_HI        0x00002294u
+
+/*
+ * 0x298 bytes_dropped_3 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#3)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3           0x00002298u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3_LO        0x00002298u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3_HI        0x0000229cu
+
+/*
+ * 0x2a0 bytes_dropped_4 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#4)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4           0x000022a0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4_LO        0x000022a0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4_HI        0x000022a4u
+
+/*
+ * 0x2a8 bytes_dropped_5 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#5)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5           0x000022a8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5_LO        0x000022a8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5_HI        0x000022acu
+
+/*
+ * 0x2b0 bytes_dropped_6 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#6)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6           0x000022b0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6_LO        0x000022b0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6_HI        0x000022b4u
+
+/*
+ * 0x2b8 bytes_dropped_7 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
+ * (#7)
+ */
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7           0x000022b8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7_LO        0x000022b8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7_HI        0x000022bcu
+
+/*
+ * 0x300 ageing_time (rw, 32 bits): Learned addresses not seen for longer than this are
+ * forgotten.
+ */
+#define PKTSTATS_SWITCH_AGEING_TIME               0x00002300u
+#define PKTSTATS_SWITCH_AGEING_TIME_SHIFT         0
+#define PKTSTATS_SWITCH_AGEING_TIME_WIDTH         16
+#define PKTSTATS_SWITCH_AGEING_TIME_MASK          0x0000ffffu
+#define PKTSTATS_SWITCH_AGEING_TIME_RESET         0x0000012cu
+
+/*
+ * 0x304 table_index (rw, 32 bits): Entry of the learning table that table_command writes and
+ * table_read_* show.
+ */
+#define PKTSTATS_SWITCH_TABLE_INDEX               0x00002304u
+#define PKTSTATS_SWITCH_TABLE_INDEX_SHIFT         0
+#define PKTSTATS_SWITCH_TABLE_INDEX_WIDTH         8
+#define PKTSTATS_SWITCH_TABLE_INDEX_MASK          0x000000ffu
+#define PKTSTATS_SWITCH_TABLE_INDEX_RESET         0x00000000u
+
+/* 0x308 table_mac (rw, 48 bits): MAC address that table_command writes into the entry. */
+#define PKTSTATS_SWITCH_TABLE_MAC                 0x00002308u
+#define PKTSTATS_SWITCH_TABLE_MAC_LO              0x00002308u
+#define PKTSTATS_SWITCH_TABLE_MAC_HI              0x0000230cu
+#define PKTSTATS_SWITCH_TABLE_MAC_SHIFT           0
+#define PKTSTATS_SWITCH_TABLE_MAC_WIDTH           48
+#define PKTSTATS_SWITCH_TABLE_MAC_MASK            UINT64_C(0xffffffffffff)
+#define PKTSTATS_SWITCH_TABLE_MAC_RESET           UINT64_C(0x000000000000)
+
+/* 0x310 table_entry (rw, 32 bits): Port and flags that table_command writes into the entry. */
+#define PKTSTATS_SWITCH_TABLE_ENTRY               0x00002310u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_RESET         0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_SHIFT    0
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_WIDTH    3
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_MASK     0x00000007u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_RESET    0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_SHIFT   8
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_WIDTH   1
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK    0x00000100u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_RESET   0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_SHIFT  9
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_WIDTH  1
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK   0x00000200u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_RESET  0x00000000u
+
+/*
+ * 0x314 table_command (pulse, 32 bits): Table commands: write 1 to a bit to act once. Reads
+ * return 0.
+ */
+#define PKTSTATS_SWITCH_TABLE_COMMAND             0x00002314u
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_SHIFT 0
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_WIDTH 1
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_MASK  0x00000001u
+
+/*
+ * 0x318 table_read_mac (ro, 64 bits): MAC address in entry table_index (bits 47:0; byte 0 of
+ * the address in bits 47:40).
+ */
+#define PKTSTATS_SWITCH_TABLE_READ_MAC            0x00002318u
+#define PKTSTATS_SWITCH_TABLE_READ_MAC_LO         0x00002318u
+#define PKTSTATS_SWITCH_TABLE_READ_MAC_HI         0x0000231cu
+
+/*
+ * 0x320 table_read_entry (ro, 32 bits): Entry table_index: port in bits 2:0, valid in bit 8,
+ * static in bit 9, age (seconds since the address was last seen) in bits 31:16.
+ */
+#define PKTSTATS_SWITCH_TABLE_READ_ENTRY          0x00002320u
+
+/*
+ * 0x340 frames_looked_up (counter, 64 bits): Frames whose destination was looked up. Write
+ * to clear.
+ */
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP          0x00002340u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_LO       0x00002340u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_HI       0x00002344u
+
+/*
+ * 0x348 frames_flooded (counter, 64 bits): Frames sent to every port but their own
+ * (broadcast, multicast or unknown destination). Write to clear.
+ */
+#define PKTSTATS_SWITCH_FRAMES_FLOODED            0x00002348u
+#define PKTSTATS_SWITCH_FRAMES_FLOODED_LO         0x00002348u
+#define PKTSTATS_SWITCH_FRAMES_FLOODED_HI         0x0000234cu
+
+/*
+ * 0x350 frames_filtered (counter, 64 bits): Frames not forwarded because their destination
+ * is on their own port. Write to clear.
+ */
+#define PKTSTATS_SWITCH_FRAMES_FILTERED           0x00002350u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED_LO        0x00002350u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED_HI        0x00002354u
+
+/*
+ * 0x358 frames_too_short (counter, 64 bits): Frames too short to hold both MAC addresses.
+ * Write to clear.
+ */
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT          0x00002358u
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_LO       0x00002358u
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_HI       0x0000235cu
+
+/*
+ * 0x360 entries_learned (counter, 64 bits): Addresses learned (new, or moved to another
+ * port). Write to clear.
+ */
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED           0x00002360u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED_LO        0x00002360u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED_HI        0x00002364u
+
+/*
+ * 0x368 entries_aged_out (counter, 64 bits): Learned addresses forgotten after the ageing
+ * time. Write to clear.
+ */
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT          0x00002368u
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_LO       0x00002368u
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_HI       0x0000236cu
+
 #ifdef __cplusplus
 extern "C" {
 #endif

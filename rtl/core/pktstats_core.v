@@ -1,0 +1,272 @@
+/*
+ * pktstats_core: the whole design without a board: the reference switch, event capture on its
+ * output queues, the identity block, and the register interconnect. Board shells
+ * (fpga/<board>/) and the simulator (sim/) wrap this module.
+ *
+ *   registers (AXI4-Lite, 16-bit addresses)
+ *     0x0000 identity (pktstats_id_regs)   0x1000 evcap   0x2000 switch   (docs/regmap.md)
+ *
+ *   8 inputs --> switch_core --> 8 outputs
+ *                  |    ^
+ *     queue events v    | stat packets
+ *                 evcap
+ *
+ * Ports 0..3 are the MAC ports, 4..7 the CPU ports; input i and output i are the same port.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module pktstats_core #(
+    // Git hash of the build (first 8 hex digits), read from the identity block
+    parameter [31:0] GIT_HASH = 32'h00000000,
+    // Entries of the switch's learning table
+    parameter TABLE_SIZE = 32,
+    // Clock cycles per ageing tick of the learning table (1 s at 125 MHz)
+    parameter AGE_TICK_CYCLES = 125000000,
+    // log2 of each output queue's block RAM in 64-bit words (12: 32 KiB)
+    parameter QUEUE_DEPTH_LOG2 = 12
+) (
+    input  wire            clk,
+    input  wire            rst,
+
+    // Frames into the switch, port i in slice i
+    input  wire [8*64-1:0] s_axis_tdata,
+    input  wire [8*8-1:0]  s_axis_tkeep,
+    input  wire [7:0]      s_axis_tvalid,
+    output wire [7:0]      s_axis_tready,
+    input  wire [7:0]      s_axis_tlast,
+
+    // Frames out of the switch, port i in slice i
+    output wire [8*64-1:0] m_axis_tdata,
+    output wire [8*8-1:0]  m_axis_tkeep,
+    output wire [7:0]      m_axis_tvalid,
+    input  wire [7:0]      m_axis_tready,
+    output wire [7:0]      m_axis_tlast,
+
+    // Event-capture time base (8 ns clocks since the last timer reset), for the board shell
+    // and the simulator
+    output wire [63:0]     timer,
+
+    // Registers
+    input  wire [15:0]   s_axil_awaddr,
+    input  wire [2:0]    s_axil_awprot,
+    input  wire          s_axil_awvalid,
+    output wire          s_axil_awready,
+    input  wire [31:0]   s_axil_wdata,
+    input  wire [3:0]    s_axil_wstrb,
+    input  wire          s_axil_wvalid,
+    output wire          s_axil_wready,
+    output wire [1:0]    s_axil_bresp,
+    output wire          s_axil_bvalid,
+    input  wire          s_axil_bready,
+    input  wire [15:0]   s_axil_araddr,
+    input  wire [2:0]    s_axil_arprot,
+    input  wire          s_axil_arvalid,
+    output wire          s_axil_arready,
+    output wire [31:0]   s_axil_rdata,
+    output wire [1:0]    s_axil_rresp,
+    output wire          s_axil_rvalid,
+    input  wire          s_axil_rready
+);
+
+wire [3*12-1:0] block_axil_awaddr;
+wire [3*3-1:0] block_axil_awprot;
+wire [3*1-1:0] block_axil_awvalid;
+wire [3*1-1:0] block_axil_awready;
+wire [3*32-1:0] block_axil_wdata;
+wire [3*4-1:0] block_axil_wstrb;
+wire [3*1-1:0] block_axil_wvalid;
+wire [3*1-1:0] block_axil_wready;
+wire [3*2-1:0] block_axil_bresp;
+wire [3*1-1:0] block_axil_bvalid;
+wire [3*1-1:0] block_axil_bready;
+wire [3*12-1:0] block_axil_araddr;
+wire [3*3-1:0] block_axil_arprot;
+wire [3*1-1:0] block_axil_arvalid;
+wire [3*1-1:0] block_axil_arready;
+wire [3*32-1:0] block_axil_rdata;
+wire [3*2-1:0] block_axil_rresp;
+wire [3*1-1:0] block_axil_rvalid;
+wire [3*1-1:0] block_axil_rready;
+
+common_axil_interconnect #(
+    .SLAVE_COUNT(3),
+    .ADDR_WIDTH(16)
+) interconnect_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awprot(s_axil_awprot),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arprot(s_axil_arprot),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .m_axil_awaddr(block_axil_awaddr),
+    .m_axil_awprot(block_axil_awprot),
+    .m_axil_awvalid(block_axil_awvalid),
+    .m_axil_awready(block_axil_awready),
+    .m_axil_wdata(block_axil_wdata),
+    .m_axil_wstrb(block_axil_wstrb),
+    .m_axil_wvalid(block_axil_wvalid),
+    .m_axil_wready(block_axil_wready),
+    .m_axil_bresp(block_axil_bresp),
+    .m_axil_bvalid(block_axil_bvalid),
+    .m_axil_bready(block_axil_bready),
+    .m_axil_araddr(block_axil_araddr),
+    .m_axil_arprot(block_axil_arprot),
+    .m_axil_arvalid(block_axil_arvalid),
+    .m_axil_arready(block_axil_arready),
+    .m_axil_rdata(block_axil_rdata),
+    .m_axil_rresp(block_axil_rresp),
+    .m_axil_rvalid(block_axil_rvalid),
+    .m_axil_rready(block_axil_rready)
+);
+
+pktstats_id_regs id_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(block_axil_awaddr[12*0 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*0 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*0 +: 1]),
+    .s_axil_awready(block_axil_awready[1*0 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*0 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*0 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*0 +: 1]),
+    .s_axil_wready(block_axil_wready[1*0 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*0 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*0 +: 1]),
+    .s_axil_bready(block_axil_bready[1*0 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*0 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*0 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*0 +: 1]),
+    .s_axil_arready(block_axil_arready[1*0 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*0 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*0 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*0 +: 1]),
+    .s_axil_rready(block_axil_rready[1*0 +: 1]),
+    .git_hash(GIT_HASH)
+);
+
+wire [63:0]     stat_tdata;
+wire [7:0]      stat_tkeep;
+wire            stat_tvalid;
+wire            stat_tready;
+wire            stat_tlast;
+wire [7:0]      stat_tuser;
+wire [7:0]      queue_arrival;
+wire [8*16-1:0] queue_arrival_length;
+wire [7:0]      queue_departure;
+wire [8*16-1:0] queue_departure_length;
+wire [7:0]      queue_drop;
+wire [8*16-1:0] queue_drop_length;
+wire [8*20-1:0] queue_occupancy;
+
+evcap #(
+    .QUEUE_SIZE_WIDTH(20)
+) evcap_inst (
+    .clk(clk),
+    .rst(rst),
+    .queue_arrival(queue_arrival),
+    .queue_arrival_length(queue_arrival_length),
+    .queue_departure(queue_departure),
+    .queue_departure_length(queue_departure_length),
+    .queue_drop(queue_drop),
+    .queue_drop_length(queue_drop_length),
+    .queue_occupancy(queue_occupancy),
+    .m_axis_tdata(stat_tdata),
+    .m_axis_tkeep(stat_tkeep),
+    .m_axis_tvalid(stat_tvalid),
+    .m_axis_tready(stat_tready),
+    .m_axis_tlast(stat_tlast),
+    .m_axis_tuser(stat_tuser),
+    .s_axil_awaddr(block_axil_awaddr[12*1 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*1 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*1 +: 1]),
+    .s_axil_awready(block_axil_awready[1*1 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*1 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*1 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*1 +: 1]),
+    .s_axil_wready(block_axil_wready[1*1 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*1 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*1 +: 1]),
+    .s_axil_bready(block_axil_bready[1*1 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*1 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*1 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*1 +: 1]),
+    .s_axil_arready(block_axil_arready[1*1 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*1 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*1 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*1 +: 1]),
+    .s_axil_rready(block_axil_rready[1*1 +: 1]),
+    .timer(timer)
+);
+
+switch_core #(
+    .TABLE_SIZE(TABLE_SIZE),
+    .AGE_TICK_CYCLES(AGE_TICK_CYCLES),
+    .QUEUE_DEPTH_LOG2(QUEUE_DEPTH_LOG2)
+) switch_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready),
+    .s_axis_tlast(s_axis_tlast),
+    .m_axis_tdata(m_axis_tdata),
+    .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast),
+    .s_stat_tdata(stat_tdata),
+    .s_stat_tkeep(stat_tkeep),
+    .s_stat_tvalid(stat_tvalid),
+    .s_stat_tready(stat_tready),
+    .s_stat_tlast(stat_tlast),
+    .s_stat_tuser(stat_tuser),
+    .queue_arrival(queue_arrival),
+    .queue_arrival_length(queue_arrival_length),
+    .queue_departure(queue_departure),
+    .queue_departure_length(queue_departure_length),
+    .queue_drop(queue_drop),
+    .queue_drop_length(queue_drop_length),
+    .queue_occupancy(queue_occupancy),
+    .s_axil_awaddr(block_axil_awaddr[12*2 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*2 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*2 +: 1]),
+    .s_axil_awready(block_axil_awready[1*2 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*2 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*2 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*2 +: 1]),
+    .s_axil_wready(block_axil_wready[1*2 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*2 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*2 +: 1]),
+    .s_axil_bready(block_axil_bready[1*2 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*2 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*2 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*2 +: 1]),
+    .s_axil_arready(block_axil_arready[1*2 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*2 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*2 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*2 +: 1]),
+    .s_axil_rready(block_axil_rready[1*2 +: 1])
+);
+
+endmodule
+
+`resetall

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// FrameSink: where a port's transmit side puts the frames the switch sent (a pcap file, a TAP
+// device, a test's list). The MAC model calls it once per frame, in wire order.
+
+#ifndef PKTSTATS_SIM_FRAME_SINK_H
+#define PKTSTATS_SIM_FRAME_SINK_H
+
+#include <cstdint>
+#include <vector>
+
+namespace pktstats_sim {
+
+class FrameSink {
+public:
+	virtual ~FrameSink() = default;
+
+	// One frame as it went on the wire: `time_ns` is the simulated time of its first bit (the
+	// start of the preamble on an Ethernet port), `bytes` the frame from the destination MAC on,
+	// padded to the link's minimum size, without FCS. Throws std::runtime_error, naming the
+	// sink, when the frame cannot be stored.
+	virtual void write_frame(uint64_t time_ns, const std::vector<uint8_t> &bytes) = 0;
+};
+
+} // namespace pktstats_sim
+
+#endif

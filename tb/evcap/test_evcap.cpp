@@ -61,7 +61,7 @@ struct Frame {
 
 class Bench {
 public:
-	explicit Bench(std::string name) : name_(std::move(name))
+	Bench()
 	{
 		context_ = std::make_unique<VerilatedContext>();
 		dut_ = std::make_unique<Vevcap_core>(context_.get());
@@ -200,7 +200,6 @@ public:
 	const std::vector<StimulusEvent> &stimulus() const { return stimulus_; }
 	const struct evcap_model_outputs &last_outputs() const { return last_outputs_; }
 	uint64_t cycle() const { return cycle_; }
-	uint64_t missed_records() const { return missed_cycles_.size(); }
 
 	// Sets the sequence number of the next packet, in the RTL and the model alike.
 	void set_sequence(uint32_t sequence)
@@ -413,7 +412,6 @@ private:
 		in.clear_events_missed = in.clear_events_sent = in.clear_packets_sent = false;
 	}
 
-	std::string name_;
 	std::unique_ptr<VerilatedContext> context_;
 	std::unique_ptr<Vevcap_core> dut_;
 	struct evcap_model *model_ = nullptr;
@@ -586,7 +584,7 @@ std::string finish(Bench &bench, bool check_headers = true, bool check_occupancy
 
 std::string test_single_event()
 {
-	Bench b("single_event");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 500;
 	b.run(10);
@@ -606,7 +604,7 @@ std::string test_single_event()
 
 std::string test_full_burst(uint64_t burst_cycles, bool expect_missed)
 {
-	Bench b("full_burst");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 2000;
 	b.run(5);
@@ -639,7 +637,7 @@ std::string test_full_burst(uint64_t burst_cycles, bool expect_missed)
 // Gaps of 2^19 - 1 ticks fit in a short event; 2^19 and more need a timestamp event.
 std::string test_gaps()
 {
-	Bench b("gaps");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 0; // only the final flush closes the packet
 	const uint64_t gaps[] = {1, (1u << 19) - 1, 1u << 19, (1u << 19) + 1, 5, 1ULL << 40};
@@ -669,7 +667,7 @@ std::string test_gaps()
 
 std::string test_resolutions()
 {
-	Bench b("resolutions");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 3000;
 	for (unsigned c = 0; c <= 7 && b.ok(); c++) {
@@ -694,7 +692,7 @@ std::string test_resolutions()
 // A mask or resolution change closes the packet, so no packet mixes two configurations.
 std::string test_changes_mid_packet()
 {
-	Bench b("changes_mid_packet");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 0;
 	auto burst = [&b]() {
@@ -726,7 +724,7 @@ std::string test_changes_mid_packet()
 
 std::string test_force_flush()
 {
-	Bench b("force_flush");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 0;
 	b.run(5);
@@ -757,7 +755,7 @@ std::string test_max_length()
 	std::string result;
 	bool odd = false, even = false, straddle = false;
 	for (uint16_t length : lengths) {
-		Bench b("max_length");
+		Bench b;
 		b.config.enable = true;
 		b.config.flush_timeout = 0;
 		b.config.max_length = length;
@@ -805,7 +803,7 @@ std::string test_max_length()
 // The sink stalls for long stretches: buffers fill, the intake counts what it cannot store.
 std::string test_stalled_output()
 {
-	Bench b("stalled_output");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 1000;
 	std::mt19937_64 random(7);
@@ -829,7 +827,7 @@ std::string test_stalled_output()
 
 std::string test_timer_wrap()
 {
-	Bench b("timer_wrap");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 100000;
 	b.config.timer_preset = (1ULL << 62) - 3000;
@@ -850,7 +848,7 @@ std::string test_timer_wrap()
 
 std::string test_enable_disable()
 {
-	Bench b("enable_disable");
+	Bench b;
 	b.config.flush_timeout = 0;
 	for (unsigned round = 0; round < 3 && b.ok(); round++) {
 		b.config.enable = true;
@@ -881,7 +879,7 @@ std::string test_enable_disable()
 std::string test_timeout_inside_group()
 {
 	for (uint32_t timeout = 1; timeout <= 12; timeout++) {
-		Bench b("timeout_inside_group");
+		Bench b;
 		b.config.enable = true;
 		b.config.flush_timeout = timeout;
 		for (unsigned burst = 0; burst < 20 && b.ok(); burst++) {
@@ -905,7 +903,7 @@ std::string test_timeout_inside_group()
 // The sequence number wraps from 2^32 - 1 to 0; the IP id follows its low bits.
 std::string test_sequence_wrap()
 {
-	Bench b("sequence_wrap");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 20;
 	b.arrival(0, 1);
@@ -932,7 +930,7 @@ std::string test_sequence_wrap()
 
 std::string test_counters_clear()
 {
-	Bench b("counters_clear");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 50;
 	b.in.tready = false;
@@ -957,7 +955,7 @@ std::string test_counters_clear()
 // Random traffic, configuration changes, stalls, flushes, timer jumps.
 std::string test_random(uint64_t seed, uint64_t cycles, bool reconstruct)
 {
-	Bench b("random");
+	Bench b;
 	std::mt19937_64 random(seed);
 	auto chance = [&random](unsigned one_in) { return random() % one_in == 0; };
 	b.config.enable = true;
@@ -1059,7 +1057,7 @@ std::string test_random(uint64_t seed, uint64_t cycles, bool reconstruct)
 // 24 events in each of `burst` consecutive clocks, output never stalled. Returns events missed.
 uint64_t burst_missed(uint64_t burst)
 {
-	Bench b("bench_burst");
+	Bench b;
 	b.config.enable = true;
 	b.config.flush_timeout = 2000;
 	b.run(5);
@@ -1091,7 +1089,7 @@ int run_bench()
 	// Sustained rate at the worst burst: 24 events per clock for a long time, output never
 	// stalled; the block sends what its output can carry and counts the rest as missed.
 	{
-		Bench b("bench_sustained");
+		Bench b;
 		b.config.enable = true;
 		const uint64_t clocks = 200000;
 		for (uint64_t i = 0; i < clocks; i++) {
@@ -1125,7 +1123,7 @@ int run_bench()
 	// Simulation speed of this harness: RTL and model in lock step, random traffic.
 	std::vector<double> speeds;
 	for (int run = 0; run < 5; run++) {
-		Bench b("bench_speed");
+		Bench b;
 		b.config.enable = true;
 		std::mt19937_64 random(run + 1);
 		const uint64_t clocks = 300000;

@@ -68,10 +68,10 @@
  *   learning and ageing at the edge that changes the table. A clear pulse zeroes a counter at
  *   the clock's edge and that clock's increment is added after the clear.
  *
- * The largest-age search over all entries would be a long comparator tree; instead each pair of
- * entries i < j keeps one bit "age[i] >= age[j]", updated when either entry is written (age 0)
- * and at ticks (where two saturating ages can become equal), so the victim is a plain AND over
- * each row.
+ * The largest-age search over all entries would be a long comparator tree; instead each entry
+ * keeps a row of bits "goes before entry j" (larger age, or equal age and lower index), updated
+ * when an entry is written (age 0) and at ticks (where two saturating ages can become equal), so
+ * the victim is a plain AND over its row.
  */
 
 `resetall
@@ -79,7 +79,7 @@
 `default_nettype none
 
 module switch_output_port_lookup #(
-    // Number of table entries (1 flip-flop per pair of entries for the replacement order, so
+    // Number of table entries (2 flip-flops per pair of entries for the replacement order, so
     // keep it small; 2..64)
     parameter TABLE_SIZE = 32,
     // Clock cycles per ageing tick (1 s at 125 MHz by default)
@@ -157,6 +157,62 @@ localparam [N-1:0] ONE_N = {{N-1{1'b0}}, 1'b1};
 localparam [AGE_WIDTH-1:0] AGE_ONE = {{AGE_WIDTH-1{1'b0}}, 1'b1};
 localparam [AGE_WIDTH-1:0] AGE_MAX = {AGE_WIDTH{1'b1}};
 localparam [31:0] TICK_LAST = AGE_TICK_CYCLES - 1;
+localparam [8:0] TABLE_SIZE_9 = TABLE_SIZE;
+
+// Bits of an entry index
+function integer index_width;
+    input integer entries;
+    begin
+        index_width = 1;
+        while ((1 << index_width) < entries) begin
+            index_width = index_width + 1;
+        end
+    end
+endfunction
+
+localparam INDEX_WIDTH = index_width(N);
+
+// An age after one tick: saturates at AGE_MAX
+function [AGE_WIDTH-1:0] aged;
+    input [AGE_WIDTH-1:0] age;
+    begin
+        aged = (age == AGE_MAX) ? AGE_MAX : age + AGE_ONE;
+    end
+endfunction
+
+// Row `self` (one-hot) of the replacement order after this clock's edge. Ages after the edge:
+// 0 for written entries, aged for ticked ones, unchanged otherwise. At a tick every dynamic
+// entry not written ticks, so only two entries saturating together change their order, to
+// equal; bits of entries that are not dynamic are never used.
+function [N-1:0] order_row_next;
+    input [N-1:0] row;
+    input [N-1:0] self;
+    input [N-1:0] written;
+    input [N-1:0] ticked;
+    input [N-1:0] age_zero;
+    input [N-1:0] saturating;   // ticked and reaching AGE_MAX
+    reg [N-1:0] earlier;        // entries j < self
+    reg [N-1:0] later;          // entries j > self
+    reg [N-1:0] both_saturate;
+    reg [N-1:0] later_next;     // self >= j: larger or equal age
+    reg [N-1:0] earlier_next;   // self > j: larger age
+    reg         self_zero;      // self has age 0 after the edge
+    begin
+        earlier = self - ONE_N;
+        later = ~(earlier | self);
+        both_saturate = (saturating & self) != {N{1'b0}} ? saturating : {N{1'b0}};
+        self_zero = (written & self) != {N{1'b0}}
+            || ((age_zero & ~ticked & self) != {N{1'b0}});
+        if ((written & self) != {N{1'b0}}) begin
+            later_next = written | (age_zero & ~ticked);
+            earlier_next = {N{1'b0}};
+        end else begin
+            later_next = written | row | both_saturate;
+            earlier_next = (written & {N{!self_zero}}) | (~written & row & ~both_saturate);
+        end
+        order_row_next = (later_next & later) | (earlier_next & earlier) | self;
+    end
+endfunction
 
 // Lowest set bit of a vector, as a one-hot vector (zero when none is set)
 function [N-1:0] lowest_one;
@@ -200,20 +256,33 @@ function [47:0] wire_to_mac;
 endfunction
 
 // ---------------------------------------------------------------------------------------------
-// Table state, one generate block per entry (below); these are its flattened views
+// Table state. Fields are words and arrays rather than one generate block per entry, and the
+// per-entry logic below is evaluated only in the clocks that use it (a lookup, a learning, a
+// tick, a full table): the hardware is the same, and a simulator (pktstats-sim) touches a few
+// words per clock instead of rebuilding wide flattened vectors.
 
-wire [N-1:0]           entry_valid;
-wire [N-1:0]           entry_static;
-wire [48*N-1:0]        entry_mac;
-wire [3*N-1:0]         entry_port;
-wire [AGE_WIDTH*N-1:0] entry_age;
+reg [N-1:0]         entry_valid_reg = {N{1'b0}};
+reg [N-1:0]         entry_static_reg = {N{1'b0}};
+reg [3*N-1:0]       entry_port_reg = {3*N{1'b0}};  // port of entry i in bits 3i+2:3i
+// MAC and age are not reset: they mean nothing while an entry is not valid, and the write that
+// makes it valid sets both.
+reg [47:0]          entry_mac_reg [0:N-1];
+reg [AGE_WIDTH-1:0] entry_age_reg [0:N-1];
+// Replacement order, a word per entry: bit j of row i is 1 when entry i goes before entry j as a
+// victim (larger age, or equal age and i < j); the diagonal is 1. Each pair is held twice (bit j
+// of row i = !bit i of row j), N(N-1)/2 more flip-flops than a triangle, so that the victim is a
+// plain AND over one row and no column is ever gathered. A write defines its entry's row and
+// column whatever they held before, so the order needs no reset either.
+reg [N-1:0]         order_reg [0:N-1];
+
+wire [N-1:0]   entry_valid = entry_valid_reg;
+wire [N-1:0]   entry_static = entry_static_reg;
+wire [3*N-1:0] entry_port = entry_port_reg;
 
 // Per entry: what happens at this clock's edge
 wire [N-1:0] entry_written;   // by software or learning: age becomes 0
 wire [N-1:0] entry_ticked;    // aged by this clock's tick
-wire [N-1:0] entry_expiring;  // removed by this clock's tick
-wire [N-1:0] entry_age_near_max;  // age >= 2^AGE_WIDTH - 2: becomes the maximum at a tick
-wire [N-1:1] entry_age_zero;      // (entry 0's is never needed)
+reg  [N-1:0] entry_expiring;  // removed by this clock's tick
 
 wire [N-1:0] candidate = entry_valid & ~entry_static;  // entries learning may replace
 
@@ -285,7 +354,7 @@ assign m_axis_tuser = {m_axis_source_reg, m_axis_mask_reg};
 // Lookup clock: compare P1's DA with every entry
 
 wire [47:0] destination_mac = wire_to_mac(p1_data_reg[47:0]);
-wire [N-1:0] destination_hit_now;
+reg  [N-1:0] destination_hit_now;  // evaluated in lookup clocks only (below)
 
 wire [N-1:0]   lookup_hit = p1_fresh_reg ? destination_hit_now : held_hit_reg;
 wire [3*N-1:0] lookup_port = p1_fresh_reg ? entry_port : held_port_reg;
@@ -326,7 +395,7 @@ wire frame_out = advance && p2_valid_reg && p2_first_reg;
 // ---------------------------------------------------------------------------------------------
 // Learning clock
 
-wire [N-1:0] source_hit;
+reg  [N-1:0] source_hit;  // evaluated in learning clocks only (below)
 wire [N-1:0] source_hit_lowest = lowest_one(source_hit);
 wire         source_known = source_hit != {N{1'b0}};
 wire         source_static = (source_hit_lowest & entry_static) != {N{1'b0}};
@@ -334,12 +403,7 @@ wire         source_static = (source_hit_lowest & entry_static) != {N{1'b0}};
 wire [N-1:0] free_lowest = lowest_one(~entry_valid);
 wire         any_free = entry_valid != {N{1'b1}};
 
-// older[pair(i, j)], i < j, pairs numbered row by row: age[i] >= age[j] (registers below)
-wire [N*(N-1)/2-1:0] older;
-// beats[N*i + j]: entry i goes before entry j as a replacement victim (larger age, or equal
-// age and i < j); the diagonal is 1
-wire [N*N-1:0] beats;
-wire [N-1:0]   victim;  // one-hot, or 0 when there is no dynamic entry
+reg  [N-1:0] victim;  // one-hot, or 0 when there is no dynamic entry; only when full
 
 wire software_write_valid = table_write && table_valid;
 wire learn = learn_pending_reg && !(software_write_valid && table_mac == learn_mac_reg);
@@ -349,120 +413,119 @@ wire [N-1:0] insert_target = any_free ? free_lowest : victim;
 wire [N-1:0] learn_target = learn_refresh ? source_hit_lowest
     : learn_insert ? insert_target : {N{1'b0}};
 
-wire [N-1:0] software_write_target;
+wire                   software_write_in_table = table_write && {1'b0, table_index} < TABLE_SIZE_9;
+wire [INDEX_WIDTH-1:0] software_write_index = table_index[INDEX_WIDTH-1:0];
+wire [N-1:0] software_write_target = software_write_in_table ? ONE_N << software_write_index
+    : {N{1'b0}};
 wire [N-1:0] learn_write = learn_target & ~software_write_target;
 wire learned = learn_insert && (insert_target & software_write_target) == {N{1'b0}};
 
 assign entry_written = software_write_target | learn_write;
 
-// ---------------------------------------------------------------------------------------------
-// The entries
+assign entry_ticked = tick ? candidate & ~entry_written : {N{1'b0}};
 
-genvar i, j;
-generate
-    for (i = 0; i < N; i = i + 1) begin : entry
-        localparam [7:0] INDEX = i;
+reg [INDEX_WIDTH-1:0] learn_index;  // of the one-hot learn_write
+reg [N-1:0] entry_age_zero;         // the ages, when the order changes
+reg [N-1:0] entry_age_near_max;     // age >= 2^AGE_WIDTH - 2: becomes the maximum at a tick
+wire        order_changes = tick || entry_written != {N{1'b0}};
 
-        reg                 valid_reg = 1'b0;
-        reg                 static_reg = 1'b0;
-        reg [47:0]          mac_reg = 48'd0;
-        reg [2:0]           port_reg = 3'd0;
-        reg [AGE_WIDTH-1:0] age_reg = {AGE_WIDTH{1'b0}};
-
-        wire [AGE_WIDTH-1:0] age_next = (age_reg == AGE_MAX) ? AGE_MAX : age_reg + AGE_ONE;
-
-        assign entry_valid[i] = valid_reg;
-        assign entry_static[i] = static_reg;
-        assign entry_mac[48*i +: 48] = mac_reg;
-        assign entry_port[3*i +: 3] = port_reg;
-        assign entry_age[AGE_WIDTH*i +: AGE_WIDTH] = age_reg;
-
-        assign destination_hit_now[i] = valid_reg && mac_reg == destination_mac;
-        assign source_hit[i] = valid_reg && mac_reg == learn_mac_reg;
-        assign software_write_target[i] = table_write && table_index == INDEX;
-
-        assign entry_ticked[i] = tick && candidate[i] && !entry_written[i];
-        assign entry_expiring[i] = entry_ticked[i] && config_ageing_time != {AGE_WIDTH{1'b0}}
-            && age_next > config_ageing_time;
-        assign entry_age_near_max[i] = &age_reg[AGE_WIDTH-1:1];
-        if (i > 0) begin : zero
-            assign entry_age_zero[i] = age_reg == {AGE_WIDTH{1'b0}};
+integer e;
+always @* begin
+    destination_hit_now = {N{1'b0}};
+    if (p1_fresh_reg) begin
+        for (e = 0; e < N; e = e + 1) begin
+            destination_hit_now[e] = entry_valid[e] && entry_mac_reg[e] == destination_mac;
         end
+    end
+end
 
-        // Victim: a dynamic entry that goes before every other dynamic entry
-        assign victim[i] = candidate[i] && (~candidate | beats[N*i +: N]) == {N{1'b1}};
-
-        always @(posedge clk) begin
-            if (software_write_target[i]) begin
-                valid_reg <= table_valid;
-                static_reg <= table_static;
-                mac_reg <= table_mac;
-                port_reg <= table_port;
-                age_reg <= {AGE_WIDTH{1'b0}};
-            end else if (learn_write[i]) begin
-                valid_reg <= 1'b1;
-                static_reg <= 1'b0;
-                mac_reg <= learn_mac_reg;
-                port_reg <= learn_port_reg;
-                age_reg <= {AGE_WIDTH{1'b0}};
-            end else if (entry_expiring[i]) begin
-                valid_reg <= 1'b0;
-            end else if (entry_ticked[i]) begin
-                age_reg <= age_next;
-            end
-
-            if (rst) begin
-                valid_reg <= 1'b0;
-                static_reg <= 1'b0;
-                mac_reg <= 48'd0;
-                port_reg <= 3'd0;
-                age_reg <= {AGE_WIDTH{1'b0}};
-            end
+always @* begin
+    source_hit = {N{1'b0}};
+    if (learn_pending_reg) begin
+        for (e = 0; e < N; e = e + 1) begin
+            source_hit[e] = entry_valid[e] && entry_mac_reg[e] == learn_mac_reg;
         end
+    end
+end
 
-        // Replacement order, row i: bit k of older_reg is "age[i] >= age[j]" for j = i+1+k.
-        // Only pairs of two dynamic entries matter; an entry becomes dynamic only by a write,
-        // which sets its side of every pair.
-        if (i < N - 1) begin : row
-            localparam W = N - 1 - i;
-            localparam OFFSET = i * N - i * (i + 1) / 2;
-
-            reg [W-1:0] older_reg = {W{1'b1}};
-
-            wire [W-1:0] written_after = entry_written[N-1:i+1];
-            wire [W-1:0] ticked_after = entry_ticked[N-1:i+1];
-            wire [W-1:0] both_saturate = {W{entry_ticked[i] && entry_age_near_max[i]}}
-                & ticked_after & entry_age_near_max[N-1:i+1];
-
-            assign older[OFFSET +: W] = older_reg;
-
-            always @(posedge clk) begin
-                if (entry_written[i]) begin
-                    // age[i] becomes 0: at least as old as j only if j is 0 after the edge too
-                    older_reg <= written_after | (entry_age_zero[N-1:i+1] & ~ticked_after);
-                end else begin
-                    // j written: age[j] becomes 0. Both aged: the order stays, except that
-                    // ages saturating together become equal.
-                    older_reg <= written_after | older_reg | both_saturate;
-                end
-
-                if (rst) begin
-                    older_reg <= {W{1'b1}};
-                end
-            end
+// Victim: a dynamic entry that goes before every other dynamic entry
+always @* begin
+    victim = {N{1'b0}};
+    if (!any_free) begin
+        for (e = 0; e < N; e = e + 1) begin
+            victim[e] = candidate[e] && (~candidate | order_reg[e]) == {N{1'b1}};
         end
+    end
+end
 
-        for (j = 0; j < N; j = j + 1) begin : order
-            if (j > i) begin : later
-                assign beats[N*i + j] = older[i * N - i * (i + 1) / 2 + j - i - 1];
-            end else if (j < i) begin : earlier
-                assign beats[N*i + j] = !older[j * N - j * (j + 1) / 2 + i - j - 1];
-            end else begin : same
-                assign beats[N*i + j] = 1'b1;
+always @* begin
+    learn_index = {INDEX_WIDTH{1'b0}};
+    if (learn_write != {N{1'b0}}) begin
+        for (e = 0; e < N; e = e + 1) begin
+            if (learn_write[e]) begin
+                learn_index = e[INDEX_WIDTH-1:0];
             end
         end
     end
-endgenerate
+end
+
+always @* begin
+    entry_expiring = {N{1'b0}};
+    if (tick && config_ageing_time != {AGE_WIDTH{1'b0}}) begin
+        for (e = 0; e < N; e = e + 1) begin
+            entry_expiring[e] = entry_ticked[e] && aged(entry_age_reg[e]) > config_ageing_time;
+        end
+    end
+end
+
+always @* begin
+    entry_age_zero = {N{1'b0}};
+    entry_age_near_max = {N{1'b0}};
+    if (order_changes) begin
+        for (e = 0; e < N; e = e + 1) begin
+            entry_age_zero[e] = entry_age_reg[e] == {AGE_WIDTH{1'b0}};
+            entry_age_near_max[e] = entry_age_reg[e] >= AGE_MAX - AGE_ONE;
+        end
+    end
+end
+
+always @(posedge clk) begin
+    if (tick) begin
+        for (e = 0; e < N; e = e + 1) begin
+            if (entry_ticked[e] && !entry_expiring[e]) begin
+                entry_age_reg[e] <= aged(entry_age_reg[e]);
+            end
+        end
+    end
+    if (order_changes) begin
+        for (e = 0; e < N; e = e + 1) begin
+            order_reg[e] <= order_row_next(order_reg[e], ONE_N << e, entry_written,
+                entry_ticked, entry_age_zero, entry_ticked & entry_age_near_max);
+        end
+    end
+
+    // A software write takes precedence over learning, which takes precedence over ageing
+    entry_valid_reg <= (entry_valid_reg & ~entry_written & ~entry_expiring) | learn_write
+        | (software_write_target & {N{table_valid}});
+    entry_static_reg <= (entry_static_reg & ~entry_written)
+        | (software_write_target & {N{table_static}});
+    if (learn_write != {N{1'b0}}) begin
+        entry_mac_reg[learn_index] <= learn_mac_reg;
+        entry_port_reg[3*learn_index +: 3] <= learn_port_reg;
+        entry_age_reg[learn_index] <= {AGE_WIDTH{1'b0}};
+    end
+    if (software_write_in_table) begin
+        entry_mac_reg[software_write_index] <= table_mac;
+        entry_port_reg[3*software_write_index +: 3] <= table_port;
+        entry_age_reg[software_write_index] <= {AGE_WIDTH{1'b0}};
+    end
+
+    if (rst) begin
+        entry_valid_reg <= {N{1'b0}};
+        entry_static_reg <= {N{1'b0}};
+        entry_port_reg <= {3*N{1'b0}};
+    end
+end
 
 // ---------------------------------------------------------------------------------------------
 // Read port
@@ -473,28 +536,8 @@ reg                 table_read_valid_reg = 1'b0;
 reg                 table_read_static_reg = 1'b0;
 reg [AGE_WIDTH-1:0] table_read_age_reg = {AGE_WIDTH{1'b0}};
 
-reg [47:0]          read_mac;
-reg [2:0]           read_port;
-reg                 read_valid;
-reg                 read_static;
-reg [AGE_WIDTH-1:0] read_age;
-integer r;
-always @* begin
-    read_mac = 48'd0;
-    read_port = 3'd0;
-    read_valid = 1'b0;
-    read_static = 1'b0;
-    read_age = {AGE_WIDTH{1'b0}};
-    for (r = 0; r < N; r = r + 1) begin
-        if (table_index == r[7:0]) begin
-            read_mac = entry_mac[48*r +: 48];
-            read_port = entry_port[3*r +: 3];
-            read_valid = entry_valid[r];
-            read_static = entry_static[r];
-            read_age = entry_age[AGE_WIDTH*r +: AGE_WIDTH];
-        end
-    end
-end
+wire                   read_in_table = {1'b0, table_index} < TABLE_SIZE_9;
+wire [INDEX_WIDTH-1:0] read_index = table_index[INDEX_WIDTH-1:0];
 
 assign table_read_mac = table_read_mac_reg;
 assign table_read_port = table_read_port_reg;
@@ -519,7 +562,7 @@ assign status_frames_too_short = frames_too_short_reg;
 assign status_entries_learned = entries_learned_reg;
 assign status_entries_aged_out = entries_aged_out_reg;
 
-wire [6:0] aged_out_now = count_ones(entry_expiring);
+wire [6:0] aged_out_now = tick ? count_ones(entry_expiring) : 7'd0;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -593,11 +636,11 @@ always @(posedge clk) begin
         + {57'd0, aged_out_now};
 
     // Read port
-    table_read_mac_reg <= read_mac;
-    table_read_port_reg <= read_port;
-    table_read_valid_reg <= read_valid;
-    table_read_static_reg <= read_static;
-    table_read_age_reg <= read_age;
+    table_read_mac_reg <= read_in_table ? entry_mac_reg[read_index] : 48'd0;
+    table_read_port_reg <= read_in_table ? entry_port[3*read_index +: 3] : 3'd0;
+    table_read_valid_reg <= read_in_table && entry_valid[read_index];
+    table_read_static_reg <= read_in_table && entry_static[read_index];
+    table_read_age_reg <= read_in_table ? entry_age_reg[read_index] : {AGE_WIDTH{1'b0}};
 
     if (rst) begin
         tick_counter_reg <= 32'd0;

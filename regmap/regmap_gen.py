@@ -162,6 +162,11 @@ class Register:
     fields: list = field(default_factory=list)
     value: int = 0  # const
     commit_pulse: bool = False
+    # Copy `index` of a register array (`count` copies of `array`, `stride` bytes apart)
+    array: str = ""
+    count: int = 0
+    stride: int = 0
+    index: int = 0
 
     @property
     def words(self):
@@ -350,8 +355,11 @@ def load_block(root, name, check):
     block.description = check.description(table, source)
     for i, entry in enumerate(check.get(table, "register", list, source, default=[])):
         for copy in expand_array(entry, f"{source}: register #{i + 1}", check):
+            array = copy.pop("_array", None)
             reg = load_register(copy, f"{source}: register #{i + 1}", source, check)
             if reg is not None:
+                if array:
+                    reg.array, reg.count, reg.stride, reg.index = array
                 block.registers.append(reg)
     block.registers.sort(key=lambda r: r.offset)
     check_block(block, check)
@@ -384,6 +392,7 @@ def expand_array(entry, where, check):
         copy["name"] = f"{name}_{i}"
         copy["offset"] = entry.get("offset", 0) + i * stride
         copy["description"] = f"{description} (#{i})" if description else description
+        copy["_array"] = (name, count, stride, i)
         # A field named like the register (its single field) follows the copy's name.
         if isinstance(entry.get("field"), list):
             copy["field"] = [dict(f, name=copy["name"]) if isinstance(f, dict) and
@@ -1048,6 +1057,12 @@ def c_macros(design):
         for reg in block.registers:
             r = (*b, reg.name)
             address = block.base + reg.offset
+            if reg.array and reg.index == 0:
+                a = (*b, reg.array)
+                defs.append((macro(*a) + "(n)", f"({macro(*r)} + (n) * {c_int(reg.stride)})",
+                             f"{reg.array}_0 .. {reg.array}_{reg.count - 1}: copy n of "
+                             f"{reg.array}, {reg.stride} bytes apart", None))
+                defs.append((macro(*a, "count"), str(reg.count), None, None))
             defs.append((macro(*r), c_int(address),
                          f"0x{reg.offset:03x} {reg.name} ({reg.access}, {reg.width} bits): "
                          f"{reg.description}", None))
@@ -1078,7 +1093,8 @@ def c_header(design):
              " * <REG> is the address of a register (of its low word when it is 48 or 64 bits",
              " * wide; also <REG>_LO and <REG>_HI). Fields: <FIELD>_SHIFT, _WIDTH, _MASK (in",
              " * place), _RESET (not shifted); a register with one field named like itself has",
-             " * them without the field name. Access rules: docs/regmap.md.",
+             " * them without the field name. A register array <REG>_0 .. <REG>_<N-1> also has",
+             " * <REG>(n), the address of copy n, and <REG>_COUNT. Access rules: docs/regmap.md.",
              " */", "#ifndef PKTSTATS_REGS_H", "#define PKTSTATS_REGS_H", "",
              "#include <stddef.h>", "#include <stdint.h>", ""]
     defs = c_macros(design)

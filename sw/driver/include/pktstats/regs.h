@@ -6,7 +6,8 @@
  * <REG> is the address of a register (of its low word when it is 48 or 64 bits
  * wide; also <REG>_LO and <REG>_HI). Fields: <FIELD>_SHIFT, _WIDTH, _MASK (in
  * place), _RESET (not shifted); a register with one field named like itself has
- * them without the field name. Access rules: docs/regmap.md.
+ * them without the field name. A register array <REG>_0 .. <REG>_<N-1> also has
+ * <REG>(n), the address of copy n, and <REG>_COUNT. Access rules: docs/regmap.md.
  */
 #ifndef PKTSTATS_REGS_H
 #define PKTSTATS_REGS_H
@@ -249,6 +250,10 @@
 #define PKTSTATS_SWITCH_VERSION                   0x00002004u
 #define PKTSTATS_SWITCH_VERSION_VALUE             0x00010000u
 
+/* queue_limit_0 .. queue_limit_7: copy n of queue_limit, 4 bytes apart */
+#define PKTSTATS_SWITCH_QUEUE_LIMIT(n)            (PKTSTATS_SWITCH_QUEUE_LIMIT_0 + (n) * 0x00000004u)
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_COUNT         8
+
 /*
  * 0x010 queue_limit_0 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
@@ -337,6 +342,10 @@
 #define PKTSTATS_SWITCH_QUEUE_LIMIT_7_MASK        0x000fffffu
 #define PKTSTATS_SWITCH_QUEUE_LIMIT_7_RESET       0x00000f42u
 
+/* queue_occupancy_0 .. queue_occupancy_7: copy n of queue_occupancy, 4 bytes apart */
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY(n)        (PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0 + (n) * 0x00000004u)
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_COUNT     8
+
 /*
  * 0x030 queue_occupancy_0 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#0)
@@ -392,6 +401,10 @@
  */
 #define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7         0x0000204cu
 #define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7_MASK    0x000fffffu
+
+/* peak_occupancy_0 .. peak_occupancy_7: copy n of peak_occupancy, 8 bytes apart */
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY(n)         (PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_COUNT      8
 
 /*
  * 0x100 peak_occupancy_0 (counter, 64 bits): Largest occupancy of the queue, in words, since
@@ -457,6 +470,10 @@
 #define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_LO       0x00002138u
 #define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_HI       0x0000213cu
 
+/* frames_stored_0 .. frames_stored_7: copy n of frames_stored, 8 bytes apart */
+#define PKTSTATS_SWITCH_FRAMES_STORED(n)          (PKTSTATS_SWITCH_FRAMES_STORED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_STORED_COUNT       8
+
 /*
  * 0x140 frames_stored_0 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#0)
@@ -520,6 +537,10 @@
 #define PKTSTATS_SWITCH_FRAMES_STORED_7           0x00002178u
 #define PKTSTATS_SWITCH_FRAMES_STORED_7_LO        0x00002178u
 #define PKTSTATS_SWITCH_FRAMES_STORED_7_HI        0x0000217cu
+
+/* bytes_stored_0 .. bytes_stored_7: copy n of bytes_stored, 8 bytes apart */
+#define PKTSTATS_SWITCH_BYTES_STORED(n)           (PKTSTATS_SWITCH_BYTES_STORED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_STORED_COUNT        8
 
 /*
  * 0x180 bytes_stored_0 (counter, 64 bits): Bytes of the frames committed to the queue. Write
@@ -585,6 +606,10 @@
 #define PKTSTATS_SWITCH_BYTES_STORED_7_LO         0x000021b8u
 #define PKTSTATS_SWITCH_BYTES_STORED_7_HI         0x000021bcu
 
+/* frames_removed_0 .. frames_removed_7: copy n of frames_removed, 8 bytes apart */
+#define PKTSTATS_SWITCH_FRAMES_REMOVED(n)         (PKTSTATS_SWITCH_FRAMES_REMOVED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_COUNT      8
+
 /* 0x1c0 frames_removed_0 (counter, 64 bits): Frames the queue has sent. Write to clear. (#0) */
 #define PKTSTATS_SWITCH_FRAMES_REMOVED_0          0x000021c0u
 #define PKTSTATS_SWITCH_FRAMES_REMOVED_0_LO       0x000021c0u
@@ -624,6 +649,10 @@
 #define PKTSTATS_SWITCH_FRAMES_REMOVED_7          0x000021f8u
 #define PKTSTATS_SWITCH_FRAMES_REMOVED_7_LO       0x000021f8u
 #define PKTSTATS_SWITCH_FRAMES_REMOVED_7_HI       0x000021fcu
+
+/* bytes_removed_0 .. bytes_removed_7: copy n of bytes_removed, 8 bytes apart */
+#define PKTSTATS_SWITCH_BYTES_REMOVED(n)          (PKTSTATS_SWITCH_BYTES_REMOVED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_REMOVED_COUNT       8
 
 /*
  * 0x200 bytes_removed_0 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
@@ -689,6 +718,10 @@
 #define PKTSTATS_SWITCH_BYTES_REMOVED_7_LO        0x00002238u
 #define PKTSTATS_SWITCH_BYTES_REMOVED_7_HI        0x0000223cu
 
+/* frames_dropped_0 .. frames_dropped_7: copy n of frames_dropped, 8 bytes apart */
+#define PKTSTATS_SWITCH_FRAMES_DROPPED(n)         (PKTSTATS_SWITCH_FRAMES_DROPPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_COUNT      8
+
 /*
  * 0x240 frames_dropped_0 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#0)
@@ -752,6 +785,10 @@
 #define PKTSTATS_SWITCH_FRAMES_DROPPED_7          0x00002278u
 #define PKTSTATS_SWITCH_FRAMES_DROPPED_7_LO       0x00002278u
 #define PKTSTATS_SWITCH_FRAMES_DROPPED_7_HI       0x0000227cu
+
+/* bytes_dropped_0 .. bytes_dropped_7: copy n of bytes_dropped, 8 bytes apart */
+#define PKTSTATS_SWITCH_BYTES_DROPPED(n)          (PKTSTATS_SWITCH_BYTES_DROPPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_DROPPED_COUNT       8
 
 /*
  * 0x280 bytes_dropped_0 (counter, 64 bits): Bytes of the dropped frames. Write to clear.

@@ -98,6 +98,7 @@ Offset  Name                  Access   Width  Reset
 0x314   table_command         pulse    32     -
 0x318   table_read_mac        ro       64     -
 0x320   table_read_entry      ro       32     -
+0x324   table_size            ro       8      -
 0x340   frames_looked_up      counter  64     -
 0x348   frames_flooded        counter  64     -
 0x350   frames_filtered       counter  64     -
@@ -407,6 +408,9 @@ module switch_regs (
     // 0x320 table_read_entry: Entry table_index: port in bits 2:0, valid in bit 8, static in
     // bit 9, age (seconds since the address was last seen) in bits 31:16.
     input  wire [31:0] table_read_entry,
+    // 0x324 table_size: Entries in the learning table (the TABLE_SIZE parameter of
+    // switch_core): table_index runs from 0 to this less one.
+    input  wire [7:0]  table_size,
     // 0x340 frames_looked_up: Frames whose destination was looked up. Write to clear.
     input  wire [63:0] frames_looked_up,
     output wire        frames_looked_up_clear,
@@ -2142,6 +2146,10 @@ always @(posedge clk) begin
             10'h0c8: begin
                 // 0x320 table_read_entry
                 s_axil_rdata_reg <= table_read_entry;
+            end
+            10'h0c9: begin
+                // 0x324 table_size
+                s_axil_rdata_reg <= {24'd0, table_size};
             end
             10'h0d0: begin
                 // 0x340 frames_looked_up (low word, latches high word)

@@ -112,6 +112,9 @@ wire        lookup_tready;
 wire        lookup_tlast;
 wire [10:0] lookup_tuser;
 
+// Read by the driver (switch.table_size); TABLE_SIZE is at most 64
+localparam [7:0] TABLE_SIZE_8 = TABLE_SIZE;
+
 wire [15:0] ageing_time;
 wire [7:0]  table_index;
 wire [47:0] table_mac;
@@ -429,6 +432,7 @@ switch_regs regs_inst (
     .table_command_write(table_command_write),
     .table_read_mac({16'd0, table_read_mac}),
     .table_read_entry({table_read_age, 6'd0, table_read_static, table_read_valid, 5'd0, table_read_port}),
+    .table_size(TABLE_SIZE_8),
     .frames_looked_up(status_frames_looked_up),
     .frames_looked_up_clear(clear_frames_looked_up),
     .frames_flooded(status_frames_flooded),

@@ -223,6 +223,8 @@ const struct pktstats_reg_info pktstats_regs[] = {
 	 "MAC address in entry table_index (bits 47:0; byte 0 of the address in bits 47:40)."},
 	{"switch.table_read_entry", PKTSTATS_SWITCH_TABLE_READ_ENTRY, 32, "ro",
 	 "Entry table_index: port in bits 2:0, valid in bit 8, static in bit 9, age (seconds since the address was last seen) in bits 31:16."},
+	{"switch.table_size", PKTSTATS_SWITCH_TABLE_SIZE, 32, "ro",
+	 "Entries in the learning table (the TABLE_SIZE parameter of switch_core): table_index runs from 0 to this less one."},
 	{"switch.frames_looked_up", PKTSTATS_SWITCH_FRAMES_LOOKED_UP, 64, "counter",
 	 "Frames whose destination was looked up. Write to clear."},
 	{"switch.frames_flooded", PKTSTATS_SWITCH_FRAMES_FLOODED, 64, "counter",

@@ -923,6 +923,13 @@
 #define PKTSTATS_SWITCH_TABLE_READ_ENTRY          0x00002320u
 
 /*
+ * 0x324 table_size (ro, 8 bits): Entries in the learning table (the TABLE_SIZE parameter of
+ * switch_core): table_index runs from 0 to this less one.
+ */
+#define PKTSTATS_SWITCH_TABLE_SIZE                0x00002324u
+#define PKTSTATS_SWITCH_TABLE_SIZE_MASK           0x000000ffu
+
+/*
  * 0x340 frames_looked_up (counter, 64 bits): Frames whose destination was looked up. Write
  * to clear.
  */

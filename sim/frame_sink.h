@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //
-// FrameSink: where a port's transmit side puts the frames the switch sent (a pcap file, a TAP
-// device, a test's list). The MAC model calls it once per frame, in wire order.
+// FrameSink: where a port's transmit side puts the frames the switch sent, or its receive side
+// records the frames it delivered into the switch (a pcap file, a TAP device, a test's list).
+// The MAC model calls it once per frame, in order.
 
 #ifndef PKTSTATS_SIM_FRAME_SINK_H
 #define PKTSTATS_SIM_FRAME_SINK_H
@@ -15,10 +16,11 @@ class FrameSink {
 public:
 	virtual ~FrameSink() = default;
 
-	// One frame as it went on the wire: `time_ns` is the simulated time of its first bit (the
-	// start of the preamble on an Ethernet port), `bytes` the frame from the destination MAC on,
-	// padded to the link's minimum size, without FCS. Throws std::runtime_error, naming the
-	// sink, when the frame cannot be stored.
+	// One frame: `time_ns` is the simulated time of its first bit on the wire (the start of the
+	// preamble on an Ethernet port) for a transmit sink, of the clock in which the switch took
+	// its first word for a receive sink; `bytes` the frame from the destination MAC on, padded to
+	// the link's minimum size, without FCS. Throws std::runtime_error, naming the sink, when the
+	// frame cannot be stored.
 	virtual void write_frame(uint64_t time_ns, const std::vector<uint8_t> &bytes) = 0;
 };
 

@@ -136,6 +136,8 @@ void MacModel::receive_accept(uint64_t cycle)
 	accepted_in_cycle_ = true;
 	accepted_cycle_ = cycle;
 	ReceivedFrame &head = receive_fifo_.front();
+	if (head.next_word == 0)
+		head.first_word_cycle = cycle;
 	size_t first = head.next_word * 8;
 	size_t word_bytes = head.bytes.size() - first < 8 ? head.bytes.size() - first : 8;
 	receive_fifo_used_bytes_ -= word_bytes;
@@ -143,7 +145,16 @@ void MacModel::receive_accept(uint64_t cycle)
 	if (head.next_word * 8 >= head.bytes.size()) {
 		counters_.frames_to_switch++;
 		counters_.bytes_to_switch += head.bytes.size();
+		ReceivedFrame frame = std::move(head);
 		receive_fifo_.pop_front();
+		if (receive_sink_ != nullptr) {
+			try {
+				receive_sink_->write_frame(frame.first_word_cycle * config_.clock_period_ps / 1000,
+							   frame.bytes);
+			} catch (const std::exception &error) {
+				throw std::runtime_error(config_.name + ": receive record: " + error.what());
+			}
+		}
 	}
 }
 

@@ -15,6 +15,10 @@
 //     ... evaluate the switch ...
 //     if (word.valid && switch_tready) mac.receive_accept(cycle);
 //
+// Every frame the switch took whole (its last word accepted) also goes to the receive sink, if
+// one is set, with the time of the clock in which the switch accepted its first word: a record
+// of what the port delivered into the switch, MAC drops excluded.
+//
 // Transmit side (switch output -> wire). tready is transmit_ready(cycle); every handshaked word
 // goes to transmit_accept(cycle, word). The MAC takes a frame's words at one per clock, then
 // stays not ready until the frame's wire time (from its first word's clock, LinkTiming) has
@@ -79,6 +83,8 @@ public:
 	// discarded).
 	void set_frame_source(FrameSource *source) { source_ = source; }
 	void set_frame_sink(FrameSink *sink) { sink_ = sink; }
+	// Where the frames delivered into the switch go (not owned; null: nowhere).
+	void set_receive_sink(FrameSink *sink) { receive_sink_ = sink; }
 
 	// Receive side: advances the wire to the clock edge of `cycle`, then returns the word the
 	// MAC presents to the switch in that cycle (valid = false when it has none). The word stays
@@ -86,7 +92,8 @@ public:
 	// message names the port and the source).
 	AxiStreamWord receive_offer(uint64_t cycle);
 	// The switch took the word offered in `cycle` (tvalid and tready both high). At most one
-	// word per cycle: a further receive_offer() in the same cycle returns valid = false.
+	// word per cycle: a further receive_offer() in the same cycle returns valid = false. Throws
+	// std::runtime_error when the receive sink fails.
 	void receive_accept(uint64_t cycle);
 
 	// Transmit side: tready in `cycle`.
@@ -113,7 +120,8 @@ public:
 private:
 	struct ReceivedFrame {
 		std::vector<uint8_t> bytes;
-		size_t next_word = 0; // index of the word offered next
+		size_t next_word = 0;          // index of the word offered next
+		uint64_t first_word_cycle = 0; // when the switch took word 0
 	};
 
 	void check_cycle(uint64_t cycle, const char *operation);
@@ -125,6 +133,7 @@ private:
 	MacModelConfig config_;
 	FrameSource *source_ = nullptr;
 	FrameSink *sink_ = nullptr;
+	FrameSink *receive_sink_ = nullptr;
 	uint64_t last_cycle_ = 0;
 
 	// Receive side.

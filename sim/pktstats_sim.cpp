@@ -75,6 +75,7 @@ struct PortOptions {
 	double on_ns = 0, off_ns = 0;
 	uint64_t count = 0;
 	std::string output_path;
+	std::string receive_path; // rx=: what the port delivered into the switch
 };
 
 struct Options {
@@ -102,6 +103,8 @@ void usage(FILE *out)
 		"                       rate, 0 < RATE <= 1) to port M's MAC address (default broadcast);\n"
 		"                       on/off: mean burst and pause lengths; count: frames, then stop\n"
 		"  --port N:out=FILE    frames out of port N to a pcap file (nanosecond timestamps)\n"
+		"  --port N:rx=FILE     frames port N delivered into the switch (MAC drops excluded)\n"
+		"                       to a pcap file, stamped with the clock of their first word\n"
 		"  --cpu-rate BPS       rate of the CPU ports in bit/s (default 8e9)\n"
 		"  --duration TIME      simulated time to run: 10ms, 2s, 500us, 800ns, 125000cycles;\n"
 		"                       default: until every input is exhausted and everything drained\n"
@@ -180,7 +183,7 @@ void parse_port(const std::string &argument, Options &options)
 	size_t colon = argument.find(':');
 	uint64_t port;
 	if (colon == std::string::npos)
-		fail("expected N:in=FILE, N:gen=RATE or N:out=FILE");
+		fail("expected N:in=FILE, N:gen=RATE, N:out=FILE or N:rx=FILE");
 	if (!parse_unsigned(argument.substr(0, colon), port) || port >= port_count)
 		fail("port '" + argument.substr(0, colon) + "' is not a port number 0..7");
 	PortOptions &p = options.ports[port];
@@ -206,14 +209,16 @@ void parse_port(const std::string &argument, Options &options)
 					if (!parse_double(value, p.rate) || !(p.rate > 0 && p.rate <= 1))
 						fail("rate '" + value + "' is not a fraction of line rate in (0, 1]");
 				}
-			} else if (key == "out") {
-				if (!p.output_path.empty())
-					fail("port " + std::to_string(port) + " already has an output");
+			} else if (key == "out" || key == "rx") {
+				std::string &path = key == "out" ? p.output_path : p.receive_path;
+				if (!path.empty())
+					fail("port " + std::to_string(port) + " already has " +
+					     (key == "out" ? "an output" : "a receive record"));
 				if (value.empty())
-					fail("empty 'out='");
-				p.output_path = value;
+					fail("empty '" + key + "='");
+				path = value;
 			} else {
-				fail("'" + key + "' is not in, gen or out");
+				fail("'" + key + "' is not in, gen, out or rx");
 			}
 			continue;
 		}
@@ -452,12 +457,17 @@ struct Simulation {
 				}
 			}
 			sources.push_back(source ? std::make_unique<DelayedSource>(std::move(source)) : nullptr);
-			if (!po.output_path.empty()) {
-				auto sink = std::make_unique<PcapFrameSink>(po.output_path);
+			for (const std::string *path : {&po.output_path, &po.receive_path}) {
+				if (path->empty())
+					continue;
+				auto sink = std::make_unique<PcapFrameSink>(*path);
 				if (sink->pcapng_requested())
-					fprintf(stderr, "%s: %s: written as %s\n", program, po.output_path.c_str(),
+					fprintf(stderr, "%s: %s: written as %s\n", program, path->c_str(),
 						sink->written_format().c_str());
-				macs[p]->set_frame_sink(sink.get());
+				if (path == &po.output_path)
+					macs[p]->set_frame_sink(sink.get());
+				else
+					macs[p]->set_receive_sink(sink.get());
 				sinks.push_back(std::move(sink));
 			}
 		}
@@ -733,6 +743,7 @@ int run(const Options &options)
 		counters.push_back(mac->counters());
 		mac->set_frame_source(nullptr);
 		mac->set_frame_sink(nullptr);
+		mac->set_receive_sink(nullptr);
 	}
 	int status = 0;
 	for (auto &sink : s.sinks) {

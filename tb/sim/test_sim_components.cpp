@@ -347,6 +347,34 @@ void test_receive_fifo_overflow()
 	require_equal(mac.counters().frames_to_switch, 10u, "frames_to_switch");
 }
 
+// The receive sink records exactly the frames the switch took (not the MAC drops), padded, in
+// order, stamped with the clock of their first word.
+void test_receive_sink_records_delivered_frames()
+{
+	ListFrameSource source;
+	for (int i = 0; i < 20; i++)
+		source.add(0, numbered_frame(i == 0 ? 40 : 1514, (uint8_t)i));
+	MacModel mac(MacModelConfig{"mac0", LinkTiming::ethernet(), 16384, 8000});
+	ListFrameSink record;
+	mac.set_frame_source(&source);
+	mac.set_receive_sink(&record);
+	run_receive(mac, 0, 40000, [](uint64_t) { return false; });
+	require(record.frames.empty(), "nothing recorded before the switch takes a frame");
+	// Every third clock, so that first and last word clocks differ from a word-per-clock pace.
+	std::vector<DeliveredFrame> frames = run_receive(mac, 40001, 80000,
+							  [](uint64_t cycle) { return cycle % 3 == 0; });
+	require_equal(mac.counters().frames_dropped, 9u, "MAC drops (the 40-byte frame fits too)");
+	require_equal(frames.size(), 11u, "frames the switch took");
+	require_equal(record.frames.size(), frames.size(), "frames recorded");
+	for (size_t k = 0; k < frames.size(); k++) {
+		require(record.frames[k].bytes == frames[k].bytes, "recorded frame " + std::to_string(k) +
+									   " = delivered frame");
+		require_equal(record.frames[k].time_ns, frames[k].first_word_cycle * 8,
+			      "recorded time = first word's clock, frame " + std::to_string(k));
+	}
+	require_equal(record.frames[0].bytes.size(), 60u, "the short frame is recorded padded");
+}
+
 void test_receive_backpressure()
 {
 	ListFrameSource source;
@@ -1887,6 +1915,7 @@ const Test tests[] = {
 	{"mac receive: word layout, tkeep, tlast, padding to 60 bytes", test_receive_word_layout_and_padding},
 	{"mac receive: FIFO overflow counted as MAC drops", test_receive_fifo_overflow},
 	{"mac receive: offered word held under back-pressure", test_receive_backpressure},
+	{"mac receive: the receive sink records what the switch took", test_receive_sink_records_delivered_frames},
 	{"mac receive: CPU port one word per clock", test_receive_cpu_port_word_per_clock},
 	{"mac: misuse throws", test_mac_misuse_throws},
 	{"mac transmit: not ready until the frame's wire time has passed", test_transmit_ready_after_wire_time},

@@ -260,6 +260,7 @@ test: deps $(TEST_BINARIES)
 		"test_pktstats_core=$(BUILD)/tb/core/test_pktstats_core" \
 		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_collector=$(PYTHON) tb/collector/test_collector.py $(BUILD)/asan/tb/collector/resolve_collector" \
+		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_smoke=bash tb/sim/test_sim_smoke.sh $(BUILD)/bin/pktstats-sim" \
 		"test_sim_system=$(PYTHON) tb/sim/test_sim_system.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/sim/check_sim_run" \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \

@@ -26,6 +26,11 @@ public:
 
 	// What this source is, for messages and the summary (e.g. "pcap file in.pcap").
 	virtual std::string description() const = 0;
+
+	// A live source (a TAP device) can have no frame now and more later: for it, next_frame()
+	// returning false means "none yet", and the MAC model asks again in a later clock. Its
+	// frames' times are absolute, never shifted by when traffic started.
+	virtual bool live() const { return false; }
 };
 
 } // namespace pktstats_sim

@@ -50,7 +50,7 @@ bool MacModel::fetch_next_frame()
 					 error.what());
 	}
 	if (!have_frame) {
-		source_exhausted_ = true;
+		source_exhausted_ = !source_->live();
 		return false;
 	}
 	size_t padded = config_.link.padded_frame_bytes(frame.bytes.size());

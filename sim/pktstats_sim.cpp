@@ -32,6 +32,7 @@
 #include "pcap_frame_sink.h"
 #include "pcap_frame_source.h"
 #include "register_server.h"
+#include "tap_port.h"
 #include "traffic_generator.h"
 
 extern "C" {
@@ -76,6 +77,7 @@ struct PortOptions {
 	uint64_t count = 0;
 	std::string output_path;
 	std::string receive_path; // rx=: what the port delivered into the switch
+	std::string tap_name;     // tap=: the far end of the wire is this TAP interface
 };
 
 struct Options {
@@ -105,6 +107,9 @@ void usage(FILE *out)
 		"  --port N:out=FILE    frames out of port N to a pcap file (nanosecond timestamps)\n"
 		"  --port N:rx=FILE     frames port N delivered into the switch (MAC drops excluded)\n"
 		"                       to a pcap file, stamped with the clock of their first word\n"
+		"  --port N:tap=IFACE   port N's wire ends in TAP interface IFACE (created if needed):\n"
+		"                       what the host sends into it enters the port, what the port\n"
+		"                       sends comes out of it (needs CAP_NET_ADMIN)\n"
 		"  --cpu-rate BPS       rate of the CPU ports in bit/s (default 8e9)\n"
 		"  --duration TIME      simulated time to run: 10ms, 2s, 500us, 800ns, 125000cycles;\n"
 		"                       default: until every input is exhausted and everything drained\n"
@@ -183,7 +188,7 @@ void parse_port(const std::string &argument, Options &options)
 	size_t colon = argument.find(':');
 	uint64_t port;
 	if (colon == std::string::npos)
-		fail("expected N:in=FILE, N:gen=RATE, N:out=FILE or N:rx=FILE");
+		fail("expected N:in=FILE, N:gen=RATE, N:out=FILE, N:rx=FILE or N:tap=IFACE");
 	if (!parse_unsigned(argument.substr(0, colon), port) || port >= port_count)
 		fail("port '" + argument.substr(0, colon) + "' is not a port number 0..7");
 	PortOptions &p = options.ports[port];
@@ -196,7 +201,16 @@ void parse_port(const std::string &argument, Options &options)
 		std::string key = items[i].substr(0, equals), value = items[i].substr(equals + 1);
 		if (i == 0) {
 			kind = key;
-			if (key == "in" || key == "gen") {
+			if ((key == "in" || key == "gen" || key == "out" || key == "tap") &&
+			    !p.tap_name.empty())
+				fail("port " + std::to_string(port) + " is already TAP " + p.tap_name);
+			if (key == "tap") {
+				if (p.input != PortOptions::Input::none || !p.output_path.empty())
+					fail("a TAP port has no other input or output");
+				if (value.empty() || value.size() > 15)
+					fail("interface name '" + value + "' is not 1 to 15 characters");
+				p.tap_name = value;
+			} else if (key == "in" || key == "gen") {
 				if (p.input != PortOptions::Input::none)
 					fail("port " + std::to_string(port) + " already has an input");
 				if (value.empty())
@@ -218,7 +232,7 @@ void parse_port(const std::string &argument, Options &options)
 					fail("empty '" + key + "='");
 				path = value;
 			} else {
-				fail("'" + key + "' is not in, gen, out or rx");
+				fail("'" + key + "' is not in, gen, out, rx or tap");
 			}
 			continue;
 		}
@@ -359,10 +373,12 @@ public:
 	{
 		if (!inner_->next_frame(frame))
 			return false;
-		frame.time_ns += offset_ns_;
+		if (!inner_->live())
+			frame.time_ns += offset_ns_;
 		return true;
 	}
 	std::string description() const override { return inner_->description(); }
+	bool live() const override { return inner_->live(); }
 
 private:
 	std::unique_ptr<FrameSource> inner_;
@@ -380,6 +396,9 @@ struct Simulation {
 	std::vector<std::unique_ptr<MacModel>> macs;
 	std::vector<std::unique_ptr<DelayedSource>> sources;
 	std::vector<std::unique_ptr<PcapFrameSink>> sinks;
+	std::shared_ptr<TapDevice> taps[port_count];
+	TapFrameSource *tap_sources[port_count] = {};
+	std::vector<std::unique_ptr<TapFrameSink>> tap_sinks;
 	std::unique_ptr<RegisterServer> server;
 	FILE *truth = nullptr;
 	uint64_t truth_lines = 0;
@@ -417,7 +436,17 @@ struct Simulation {
 			macs.push_back(std::make_unique<MacModel>(config));
 			const PortOptions &po = options.ports[p];
 			std::unique_ptr<FrameSource> source;
-			if (po.input == PortOptions::Input::pcap) {
+			if (!po.tap_name.empty()) {
+				auto device = std::make_shared<TapDevice>(po.tap_name);
+				size_t largest = p < mac_port_count ? 1514 : TrafficGenerator::largest_frame_bytes;
+				auto tap_source = std::make_unique<TapFrameSource>(device, &cycle, clock_period_ps,
+										 largest);
+				tap_sources[p] = tap_source.get();
+				source = std::move(tap_source);
+				tap_sinks.push_back(std::make_unique<TapFrameSink>(device));
+				macs[p]->set_frame_sink(tap_sinks.back().get());
+				taps[p] = device;
+			} else if (po.input == PortOptions::Input::pcap) {
 				PcapFrameSourceOptions pcap_options;
 				pcap_options.timing = po.timing;
 				if (p >= mac_port_count)
@@ -789,13 +818,20 @@ int run(const Options &options)
 		const MacCounters &c = counters[p];
 		std::string io = s.sources[p] ? s.sources[p]->description() : "-";
 		io += " / ";
-		io += options.ports[p].output_path.empty() ? "-" : options.ports[p].output_path;
+		io += !options.ports[p].tap_name.empty() ? "TAP " + options.ports[p].tap_name
+		      : options.ports[p].output_path.empty() ? "-" : options.ports[p].output_path;
 		char link[32];
 		snprintf(link, sizeof link, "%s %g", p < mac_port_count ? "eth" : "cpu",
 			 p < mac_port_count ? 1.0 : options.cpu_rate / 1e9);
 		printf("%-5u %-10s %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64 " %14" PRIu64 "  %s\n", p,
 		       (std::string(link) + "G").c_str(), c.frames_received, c.bytes_received, c.frames_dropped,
 		       c.frames_transmitted, c.bytes_transmitted, io.c_str());
+		if (s.tap_sources[p] && s.tap_sources[p]->frames_skipped_oversize())
+			printf("      %" PRIu64 " frames from TAP %s skipped: longer than the port's largest\n",
+			       s.tap_sources[p]->frames_skipped_oversize(), s.taps[p]->name().c_str());
+		if (s.taps[p] && s.taps[p]->frames_not_delivered())
+			printf("      %" PRIu64 " frames not delivered to TAP %s: its queue was full or it was down\n",
+			       s.taps[p]->frames_not_delivered(), s.taps[p]->name().c_str());
 		if (c.transmit_protocol_errors)
 			printf("      %" PRIu64 " AXI4-Stream errors from the switch, first: %s\n",
 			       c.transmit_protocol_errors, s.macs[p]->first_transmit_error().c_str());

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""TAP ports of pktstats-sim: real frames from the host through the simulated switch. TAP.
+
+usage: test_sim_tap.py PATH/TO/pktstats-sim
+
+In a network namespace of its own, the simulator runs with ports 0, 1 and 2 on TAP interfaces
+pst0, pst1, pst2; the test talks to them through packet sockets, as any program on the host
+would:
+  - broadcast frames sent into pst0 come out of pst1 and pst2, byte for byte and in order;
+  - the switch learns a station behind pst1 and then sends its unicast frames there only;
+  - stat packets configured onto port 2 come out of pst2 as UDP to port 27033;
+  - a frame longer than a MAC port carries is skipped and reported, never cut;
+  - bad tap= arguments are usage errors.
+Without root, network namespaces or /dev/net/tun, the checks are reported as skipped.
+"""
+
+import ctypes
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+NAMESPACE = f"pstap{os.getpid() % 100000}"
+EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
+STATION = bytes.fromhex("020000000777")
+results = []
+
+
+def check(name, passed, detail=""):
+    results.append((name, bool(passed), detail))
+
+
+def enter_namespace(name):
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(f"/var/run/netns/{name}", os.O_RDONLY)
+    try:
+        if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+            raise OSError(ctypes.get_errno(), "setns")
+    finally:
+        os.close(fd)
+
+
+def frame(destination, source, number, length=60):
+    payload = struct.pack("!I", number) + b"pktstats tap test"
+    data = destination + source + struct.pack("!H", EXPERIMENTAL_TYPE) + payload
+    return data.ljust(length, b"\0")
+
+
+def receive(sock, count, timeout, accept):
+    """Frames accepted by accept(data), until count of them or the timeout."""
+    got, deadline = [], time.monotonic() + timeout
+    while len(got) < count:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([sock], [], [], left)[0]:
+            break
+        data = sock.recv(65536)
+        if accept(data):
+            got.append(data)
+    return got
+
+
+def ours(data):
+    return data[12:14] == struct.pack("!H", EXPERIMENTAL_TYPE)
+
+
+def stat_packet(data):
+    # IPv4 (no options assumed: the evcap header has none), UDP destination port 27033
+    return data[12:14] == b"\x08\x00" and data[23] == 17 and data[36:38] == struct.pack("!H", 27033)
+
+
+def packet_socket(interface):
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))  # ETH_P_ALL
+    sock.bind((interface, 0))
+    return sock
+
+
+def register(sock_path, *lines):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(sock_path)
+        s.settimeout(20)
+        stream = s.makefile("rw")
+        replies = []
+        for line in lines:
+            stream.write(line + "\n")
+            stream.flush()
+            replies.append(stream.readline().strip())
+        return replies
+
+
+def usage_errors(sim):
+    cases = [["--port", "0:tap="], ["--port", "0:tap=abcdefghijklmnop"],
+             ["--port", "0:in=x.pcap", "--port", "0:tap=pst0"],
+             ["--port", "0:tap=pst0", "--port", "0:out=x.pcap"]]
+    for args in cases:
+        proc = subprocess.run([sim, *args, "--duration", "1us"], capture_output=True, text=True,
+                              timeout=30)
+        first = (proc.stderr.strip().splitlines() or [""])[0]
+        # the first line quotes the bad --port argument
+        check(f"usage error: {' '.join(args)}", proc.returncode == 2
+              and f"--port '{args[-1]}'" in first, f"exit {proc.returncode}, stderr {proc.stderr!r}")
+
+
+def run(sim, work):
+    socket_path = os.path.join(work, "sim.sock")
+    proc = subprocess.Popen(["ip", "netns", "exec", NAMESPACE, sim, "--socket", socket_path,
+                             "--port", "0:tap=pst0", "--port", "1:tap=pst1",
+                             "--port", "2:tap=pst2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        enter_namespace(NAMESPACE)
+        for _ in range(200):
+            try:
+                if os.path.exists(socket_path) and socket.if_nametoindex("pst2"):
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the TAP interfaces did not appear")
+        subprocess.run(["ip", "link", "set", "pst0", "mtu", "3000"], check=True)
+        taps = [packet_socket(f"pst{i}") for i in range(3)]
+
+        # 1. Flooding: broadcast into pst0, out of pst1 and pst2, in order, byte for byte.
+        sent = [frame(b"\xff" * 6, bytes.fromhex("020000000555"), i) for i in range(20)]
+        for data in sent:
+            taps[0].send(data)
+        for port in (1, 2):
+            got = receive(taps[port], len(sent), 30, ours)
+            check(f"broadcast from pst0 comes out of pst{port} whole and in order",
+                  got == sent, f"{len(got)} of {len(sent)} frames")
+
+        # 2. Learning: STATION speaks behind pst1, then is reached there only.
+        taps[1].send(frame(b"\xff" * 6, STATION, 100))
+        receive(taps[2], 1, 30, ours)  # its broadcast reaches pst2: the switch has seen it
+        unicast = frame(STATION, bytes.fromhex("020000000555"), 101)
+        taps[0].send(unicast)
+        on_1 = receive(taps[1], 1, 30, ours)
+        on_2 = receive(taps[2], 1, 2, ours)
+        check("a learned station's frames go to its port only", on_1 == [unicast] and not on_2,
+              f"pst1 got {len(on_1)}, pst2 got {len(on_2)}")
+
+        # 3. Stat packets on port 2, out of pst2.
+        replies = register(socket_path, "write 0x101c 0x4", "write 0x104c 1250",
+                           "write 0x1008 1")
+        check("capture configured through the socket", replies == ["ok"] * 3, str(replies))
+        for i in range(5):
+            taps[0].send(frame(b"\xff" * 6, bytes.fromhex("020000000555"), 200 + i))
+        stats = receive(taps[2], 1, 60, stat_packet)
+        check("stat packets come out of a TAP port as UDP to 27033", len(stats) == 1
+              and stats[0][42] & 0x0f == 2, f"{len(stats)} stat packets")
+
+        # 4. A frame longer than a MAC port carries is skipped and counted, not cut.
+        big = frame(b"\xff" * 6, bytes.fromhex("020000000555"), 300, length=2000)
+        taps[0].send(big)
+        after = frame(b"\xff" * 6, bytes.fromhex("020000000555"), 301)
+        taps[0].send(after)
+        # (frames 200.. of step 3 also reached pst1; only 300 and later count here)
+        got = receive(taps[1], 1, 30, lambda d: ours(d) and struct.unpack("!I", d[14:18])[0] >= 300)
+        check("an oversized frame is skipped, the next one passes", got == [after],
+              f"got {[len(g) for g in got]}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+    check("SIGINT ends the run with status 0", proc.returncode == 0, f"status {proc.returncode}")
+    check("the summary names the TAP ports and the skipped frame",
+          "TAP pst0" in out and "1 frames from TAP pst0 skipped" in out, out[-800:] + err)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sim = os.path.abspath(sys.argv[1])
+    usage_errors(sim)
+    names = ["broadcast from pst0 comes out of pst1 whole and in order",
+             "broadcast from pst0 comes out of pst2 whole and in order",
+             "a learned station's frames go to its port only",
+             "capture configured through the socket",
+             "stat packets come out of a TAP port as UDP to 27033",
+             "an oversized frame is skipped, the next one passes",
+             "SIGINT ends the run with status 0",
+             "the summary names the TAP ports and the skipped frame"]
+    setup = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
+    if not os.path.exists("/dev/net/tun") or setup.returncode != 0:
+        why = "no /dev/net/tun" if not os.path.exists("/dev/net/tun") else setup.stderr.strip()
+        for name in names:
+            results.append((f"{name} # SKIP no TAP devices or namespaces here: {why}", True, ""))
+        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+    else:
+        with tempfile.TemporaryDirectory(prefix="pktstats-tap.") as work:
+            try:
+                run(sim, work)
+            except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+                check("the TAP run completed", False, str(error))
+    for i, (name, passed, detail) in enumerate(results, 1):
+        print(f"{'ok' if passed else 'not ok'} {i} - {name}")
+        if not passed and detail:
+            for line in str(detail).splitlines()[-10:]:
+                print(f"# {line}")
+    print(f"1..{len(results)}")
+    return 0 if all(passed for _, passed, _ in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -83,8 +83,8 @@ $(BUILD)/asan/test/%: sw/driver/test/%.c $(LIB_ASAN) $(LIB_HEADERS) $(wildcard s
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -o $@
 
-# test_device_sim runs the real simulator (it skips when there is none).
-$(BUILD)/asan/test/test_device_sim: | $(BUILD)/bin/pktstats-sim
+# test_device_sim and test_control_sim run the real simulator (they skip when there is none).
+$(BUILD)/asan/test/test_device_sim $(BUILD)/asan/test/test_control_sim: | $(BUILD)/bin/pktstats-sim
 
 # ---------------------------------------------------------------------------------------------
 # Verilator harnesses. Each model is built once and reused by every test that needs it.
@@ -161,7 +161,9 @@ $(BUILD)/asan/tb/sim/check_sim_run: tb/sim/check_sim_run.c $(LIB_ASAN) $(LIB_HEA
 # no sanitizers: it is the product. `make sim-trace` builds build/bin/pktstats-sim-trace, which
 # can write FST waveforms (--trace) and runs about 40% slower.
 SIM_SOURCES := $(sort $(wildcard sim/*.cpp))
-SIM_VERILATOR := --cc --exe --build -Wall -j $(JOBS) -O3 --top-module pktstats_core
+# OPT_FAST: Verilator's default -Os for the per-clock code; -O2 runs about 6% fewer instructions
+SIM_VERILATOR := --cc --exe --build -Wall -j $(JOBS) -O3 --top-module pktstats_core \
+	-MAKEFLAGS OPT_FAST=-O2
 SIM_CFLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -I$(CURDIR)/sim -I$(CURDIR)/sw/driver/include
 
 $(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) | deps

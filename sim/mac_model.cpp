@@ -99,15 +99,18 @@ void MacModel::advance_receive_wire(uint64_t time_ps)
 	}
 }
 
+// Byte k of the word is byte first + k of the frame, in bits 8k+7:8k (little-endian order,
+// assembled explicitly so that the host's byte order does not matter).
 AxiStreamWord MacModel::word_of(const std::vector<uint8_t> &bytes, size_t word_index)
 {
 	AxiStreamWord word;
 	word.valid = true;
 	size_t first = word_index * 8;
-	for (size_t i = 0; i < 8 && first + i < bytes.size(); i++) {
-		word.data |= (uint64_t)bytes[first + i] << (8 * i);
-		word.keep |= (uint8_t)(1u << i);
-	}
+	size_t count = bytes.size() - first < 8 ? bytes.size() - first : 8;
+	const uint8_t *b = bytes.data() + first;
+	for (size_t i = count; i-- > 0;)
+		word.data = word.data << 8 | b[i];
+	word.keep = (uint8_t)((1u << count) - 1);
 	word.last = first + 8 >= bytes.size();
 	return word;
 }

@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""Benchmark of the whole-switch simulator, run by `make bench` (issue 3). Prints figures; it
+never fails on a figure (benchmarks are not tests), only when a run itself goes wrong.
+
+Three sections:
+
+1. Verilator speed: build/bin/pktstats-sim with all 8 ports at line rate (minimum frames,
+   broadcast, CPU ports at their default 8 Gb/s so the switch's datapath is busy every clock),
+   capture enabled with stat packets on port 0 (configured through the register socket), several
+   runs; the median of the simulator's own "clocks/s" (wall clock) and of clocks per CPU second
+   of the process (the figure to trust on a busy machine).
+2. Icarus speed: the same RTL under Icarus Verilog (tb/core/pktstats_core_icarus_tb.v, the same
+   kind of load), a short run; the Verilator/Icarus ratio of this invocation.
+3. Event headroom: stat packets on the 1 Gb/s port 0, all 8 inputs at line rate (CPU ports at
+   1 Gb/s), minimum frames, every frame unicast so that every queue is busy and the four MAC
+   queues, fed by the CPU ports faster than they drain, drop. Then a growing share of each
+   port's frames is broadcast (each one 6 more queue events than a unicast frame) until
+   evcap.events_missed, read through the socket at the end of the run, is not 0.
+
+Python 3 standard library only. Usage: bench/bench_sim.py [--sim PATH] [--icarus-vvp PATH] ...
+"""
+
+import argparse
+import os
+import re
+import resource
+import shlex
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+CLOCK_NS = 8
+PORTS = 8
+STAT_PORT = 0                      # a 1 Gb/s MAC port
+
+# Registers (docs/regmap.md)
+EVCAP_CONTROL = 0x1008             # bit 0: enable
+EVCAP_OUTPUT_PORTS = 0x101C        # bit p: stat packets out of port p
+EVCAP_EVENTS_MISSED = 0x1060       # 64-bit counters: low word first
+EVCAP_EVENTS_SENT = 0x1068
+
+SUMMARY_CLOCKS = re.compile(r"= (\d+) clocks \(traffic from clock (\d+)\), wall ([\d.]+) s, "
+                            r"(\d+) clocks/s")
+SUMMARY_QUEUE = re.compile(r"^([0-7])\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+$", re.M)
+
+
+# ---------------------------------------------------------------------------------------------
+# The simulator, driven through its register socket
+
+def children_cpu_seconds():
+    """CPU time of the child processes waited for so far. Speeds are also given per CPU
+    second: on a busy machine the wall-clock figures measure the neighbours as much as us."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Simulator:
+    """One pktstats-sim run with --socket and --wait: configure, `start`, then either let it
+    reach its --duration or read registers and stop it with SIGINT (which still prints the
+    summary). A context manager: leaving it early kills the simulator, which may have no end."""
+
+    def __init__(self, sim, args, workdir):
+        self.path = os.path.join(workdir, "sim.sock")
+        self.command = [sim] + args + ["--socket", self.path, "--wait"]
+        self.cpu_before = children_cpu_seconds()
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        # The simulation clocks idle until `start`, and those clocks count in its clocks/s:
+        # connect as soon as the socket exists.
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError("pktstats-sim exited: " + self.proc.stderr.read().strip())
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.connect(self.path)
+                break
+            except OSError:
+                sock.close()
+                if time.monotonic() > deadline:
+                    self.proc.kill()
+                    self.proc.wait()
+                    raise RuntimeError("pktstats-sim: no socket at " + self.path)
+                time.sleep(0.001)
+        self.sock = sock
+        self.stream = sock.makefile("rw", newline="\n")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+        self.close_connection()
+
+    def close_connection(self):
+        self.stream.close()   # the socket's file descriptor stays open until both are closed
+        self.sock.close()
+
+    def request(self, line):
+        self.stream.write(line + "\n")
+        self.stream.flush()
+        reply = self.stream.readline().rstrip("\n")
+        if not reply.startswith("ok"):
+            raise RuntimeError(f"pktstats-sim: '{line}': {reply or 'connection closed'}")
+        return reply.split()[1:]
+
+    def write(self, address, value):
+        self.request(f"write {address:#x} {value:#x}")
+
+    def read64(self, address):
+        low = int(self.request(f"read {address:#x}")[0], 16)   # latches the high word
+        high = int(self.request(f"read {address + 4:#x}")[0], 16)
+        return high << 32 | low
+
+    def cycles(self):
+        return int(self.request("time")[1])
+
+    # What start_capture sends, for the figures' readers.
+    START_CAPTURE_TEXT = (f"then on the socket: write {EVCAP_OUTPUT_PORTS:#x} {1 << STAT_PORT:#x}, "
+                          f"write {EVCAP_CONTROL:#x} 1, start")
+
+    def start_capture(self):
+        """Stat packets out of STAT_PORT, capture on, then the traffic."""
+        self.write(EVCAP_OUTPUT_PORTS, 1 << STAT_PORT)
+        self.write(EVCAP_CONTROL, 1)
+        self.request("start")
+
+    def finish(self, interrupt):
+        """Ends the run (SIGINT, or waits for --duration) and returns the parsed summary."""
+        self.close_connection()
+        if interrupt:
+            self.proc.send_signal(signal.SIGINT)
+        out, err = self.proc.communicate()
+        cpu_seconds = children_cpu_seconds() - self.cpu_before
+        if self.proc.returncode != 0:
+            raise RuntimeError(f"pktstats-sim exited with {self.proc.returncode}: {err.strip()}")
+        match = SUMMARY_CLOCKS.search(out)
+        queues = SUMMARY_QUEUE.findall(out)
+        if not match or len(queues) != PORTS:
+            raise RuntimeError("pktstats-sim: no summary in its output:\n" + out)
+        return {
+            "clocks": int(match[1]),
+            "traffic_start": int(match[2]),
+            "clocks_per_s": int(match[4]),
+            # The whole process: start-up, waiting for `start` and the summary included (ms).
+            "clocks_per_cpu_s": int(match[1]) / cpu_seconds,
+            # Queue events of the run: arrivals + departures + drops, all queues.
+            "events": sum(int(stored) + int(removed) + int(dropped)
+                          for _, stored, removed, dropped in queues),
+        }
+
+
+def show_command(command, workdir=None):
+    """The command of a run; the temporary directory (socket, pcaps), if any, shown as $DIR."""
+    text = " ".join(shlex.quote(word) for word in command)
+    print("  $ " + (text.replace(workdir, "$DIR") if workdir else text))
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Verilator speed
+
+def bench_verilator(sim, runs, duration, workdir):
+    print(f"== pktstats-sim (Verilator): {runs} runs of {duration} simulated, all 8 ports at "
+          "line rate, 60-byte broadcast frames, capture on, stat packets on port 0")
+    args = [word for p in range(PORTS) for word in ("--port", f"{p}:gen=1,size=60")]
+    args += ["--duration", duration]
+    rates, cpu_rates = [], []
+    for run in range(runs):
+        with Simulator(sim, args, workdir) as simulator:
+            if run == 0:
+                show_command(simulator.command, workdir)
+                print("  " + Simulator.START_CAPTURE_TEXT)
+            simulator.start_capture()
+            summary = simulator.finish(interrupt=False)
+        rates.append(summary["clocks_per_s"])
+        cpu_rates.append(summary["clocks_per_cpu_s"])
+        print(f"  run {run + 1}: {rates[-1] / 1e6:.3f} M clocks/s, {cpu_rates[-1] / 1e6:.3f} M "
+              f"per CPU second ({summary['clocks']} clocks, traffic from clock "
+              f"{summary['traffic_start']})")
+    median, cpu_median = statistics.median(rates), statistics.median(cpu_rates)
+    print(f"  median: {median / 1e6:.3f} M clocks/s, {cpu_median / 1e6:.3f} M per CPU second "
+          "(target: 2 M clocks/s on one core)")
+    return median, cpu_median
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Icarus speed
+
+def time_icarus(vvp, clocks):
+    """Wall and CPU seconds of one run of `clocks` clocks, the command, its last line."""
+    command = ["vvp", "-n", vvp, f"+clocks={clocks}"]
+    cpu_before = children_cpu_seconds()
+    start = time.monotonic()
+    proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    elapsed = time.monotonic() - start
+    cpu = children_cpu_seconds() - cpu_before
+    if proc.returncode != 0 or f"clocks {clocks}," not in proc.stdout:
+        raise RuntimeError(" ".join(command) + " failed:\n" + proc.stdout)
+    return elapsed, cpu, command, proc.stdout.strip().splitlines()[-1]
+
+
+def bench_icarus(vvp, clocks, runs):
+    # vvp's start (loading the design, reset, the register writes) is not simulation speed:
+    # each measurement is the difference between a run of WARMUP + clocks and one of WARMUP.
+    warmup = 200
+    print(f"== Icarus: the same RTL, tb/core/pktstats_core_icarus_tb.v, {clocks} clocks "
+          f"(time of a {warmup + clocks}-clock run less a {warmup}-clock one), {runs} runs")
+    rates, cpu_rates = [], []
+    for run in range(runs):
+        short, short_cpu, _, _ = time_icarus(vvp, warmup)
+        long, long_cpu, command, last_line = time_icarus(vvp, warmup + clocks)
+        if run == 0:
+            show_command(command)
+            print(f"  {last_line}")
+        rates.append(clocks / (long - short))
+        cpu_rates.append(clocks / (long_cpu - short_cpu))
+        print(f"  run {run + 1}: {rates[-1]:.0f} clocks/s ({long:.2f} s - {short:.2f} s), "
+              f"{cpu_rates[-1]:.0f} per CPU second")
+    median, cpu_median = statistics.median(rates), statistics.median(cpu_rates)
+    print(f"  median: {median:.0f} clocks/s, {cpu_median:.0f} per CPU second")
+    return median, cpu_median
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Event headroom
+
+def mac_address(port):
+    return bytes([2, 0, 0, 0, 0, port + 1])
+
+
+def write_pcap(path, port, destination, broadcast_per_mille, frames):
+    """Minimum-size frames (60 bytes, no FCS) from `port` to `destination`'s MAC address,
+    `broadcast_per_mille` of them, spread evenly, to the broadcast address instead. The switch
+    looks only at the MAC addresses; EtherType 0x88b5 (local experimental) says the rest is
+    filler: a frame sequence number, then zeros."""
+    unicast = mac_address(destination) + mac_address(port) + b"\x88\xb5"
+    broadcast = b"\xff" * 6 + mac_address(port) + b"\x88\xb5"
+    records = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)]  # LINKTYPE_ETHERNET
+    for i in range(frames):
+        is_broadcast = (i + 1) * broadcast_per_mille // 1000 > i * broadcast_per_mille // 1000
+        frame = (broadcast if is_broadcast else unicast) + struct.pack(">Q", i)
+        frame += bytes(60 - len(frame))
+        records.append(struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame)
+    with open(path, "wb") as f:
+        f.write(b"".join(records))
+
+
+def headroom_run(sim, per_mille, duration_ms, workdir):
+    """One run of the headroom load with `per_mille` of the frames broadcast: events per
+    second (all queue events of the run), events the stat port carried per second, and
+    events_missed at the end."""
+    # Each port's frames go to the port 4 away: the CPU ports 4..7 (1 Gb/s with no preamble
+    # or gap: 1.95 M frames/s) feed the MAC queues 0..3 (1.49 M frames/s), which drop; the MAC
+    # ports feed the CPU queues, busy at the MACs' rate. Enough frames for 1.5 times the run.
+    frames = int(1.95e6 * duration_ms / 1e3 * 1.5) + 1000
+    args = ["--cpu-rate", "1e9"]
+    for port in range(PORTS):
+        path = os.path.join(workdir, f"port{port}.pcap")
+        write_pcap(path, port, (port + 4) % PORTS, per_mille, frames)
+        args += ["--port", f"{port}:in={path},timing=back-to-back"]
+    with Simulator(sim, args, workdir) as simulator:
+        simulator.start_capture()
+        stop_at = simulator.cycles() + int(duration_ms * 1e6 / CLOCK_NS)
+        while simulator.cycles() < stop_at:
+            time.sleep(0.02)
+        end = simulator.cycles()
+        sent = simulator.read64(EVCAP_EVENTS_SENT)
+        missed = simulator.read64(EVCAP_EVENTS_MISSED)
+        summary = simulator.finish(interrupt=True)
+    # Events offered: the queues' counters over the whole run (they start at 0 at reset, and
+    # capture was on before the traffic started).
+    traffic_s = (summary["clocks"] - summary["traffic_start"]) * CLOCK_NS * 1e-9
+    return {
+        "command": simulator.command,
+        "events_per_s": summary["events"] / traffic_s,
+        "sent_per_s": sent / ((end - summary["traffic_start"]) * CLOCK_NS * 1e-9),
+        "missed": missed,
+    }
+
+
+def bench_headroom(sim, duration_ms, step_per_mille, workdir):
+    print(f"== Event headroom: stat packets on port 0 (1 Gb/s), all 8 inputs at line rate "
+          f"(--cpu-rate 1e9), 60-byte frames, {duration_ms} ms simulated per step")
+    print("  load: port p sends to port (p+4) mod 8, all 8 queues busy, queues 0..3 dropping;")
+    print("  then a growing share of the frames is broadcast (7 queue events instead of 1)")
+    print(f"  {'broadcast':>9}  {'events/s':>10}  {'stat port carried/s':>19}  {'events_missed':>13}")
+
+    def step(per_mille):
+        result = headroom_run(sim, per_mille, duration_ms, workdir)
+        print(f"  {per_mille / 10:8.1f}%  {result['events_per_s'] / 1e6:8.2f} M  "
+              f"{result['sent_per_s'] / 1e6:17.2f} M  {result['missed']:13d}")
+        return result
+
+    worst = step(0)
+    show_command(worst["command"], workdir)
+    print("  " + Simulator.START_CAPTURE_TEXT + f"; after {duration_ms} ms: time, read "
+          f"events_sent, events_missed ({EVCAP_EVENTS_MISSED:#x}), then SIGINT")
+    print("  $DIR/portP.pcap (write_pcap): 60-byte frames from 02:00:00:00:00:<P+1> to "
+          "02:00:00:00:00:<Q+1>, Q = (P+4) mod 8;")
+    print("  at a step of X% broadcast, X% of them, spread evenly, to ff:ff:ff:ff:ff:ff")
+    last_clean, first_loss = (worst, None) if worst["missed"] == 0 else (None, worst)
+    per_mille = 0
+    while first_loss is None and per_mille + step_per_mille <= 1000:
+        per_mille += step_per_mille
+        result = step(per_mille)
+        if result["missed"]:
+            first_loss = result
+        else:
+            last_clean = result
+    everything = step(1000) if per_mille < 1000 else None
+
+    def rate(result):
+        return f"{result['events_per_s'] / 1e6:.2f} M events/s"
+
+    print(f"  worst case (all unicast): {rate(worst)}, events_missed {worst['missed']}")
+    if worst["missed"]:
+        print("  the worst case itself misses events: no headroom")
+    elif first_loss:
+        print(f"  last step without loss: {rate(last_clean)} "
+              f"({last_clean['events_per_s'] / worst['events_per_s']:.2f} x the worst case)")
+        print(f"  first missed event: {rate(first_loss)}: headroom "
+              f"{first_loss['events_per_s'] / worst['events_per_s']:.2f} x the worst case")
+        # Past the first loss the stat port is saturated: what it carried is its capacity,
+        # which unlike the first loss does not depend on how long a step lasts.
+        print(f"  stat port saturated at {first_loss['sent_per_s'] / 1e6:.2f} M events/s "
+              f"= {first_loss['sent_per_s'] / worst['events_per_s']:.2f} x the worst case "
+              "(its capacity; a loss shows only once the excess has filled evcap's buffers)")
+    if everything:
+        lost = everything["missed"] / (everything["events_per_s"] * duration_ms / 1e3)
+        print(f"  every frame broadcast (all 8 queues dropping): {rate(everything)}, "
+              f"{lost:.0%} of the events missed")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sim", default="build/bin/pktstats-sim")
+    parser.add_argument("--icarus-vvp", default="build/bench/core/pktstats_core_icarus_tb.vvp")
+    parser.add_argument("--runs", type=int, default=5, help="Verilator runs (default 5)")
+    parser.add_argument("--duration", default="5ms", help="simulated time per Verilator run")
+    parser.add_argument("--icarus-clocks", type=int, default=2000)
+    parser.add_argument("--icarus-runs", type=int, default=3)
+    parser.add_argument("--headroom-ms", type=float, default=10.0,
+                        help="simulated time per headroom step (default 10)")
+    parser.add_argument("--headroom-step", type=int, default=10,
+                        help="broadcast share added per step, per mille (default 10)")
+    parser.add_argument("--no-headroom", action="store_true")
+    options = parser.parse_args()
+    for path in (options.sim, options.icarus_vvp):
+        if not os.path.exists(path):
+            print(f"bench_sim: no {path}: `make bench` builds it", file=sys.stderr)
+            return 1
+
+    with tempfile.TemporaryDirectory(prefix="bench-sim-") as workdir:
+        try:
+            verilator, verilator_cpu = bench_verilator(options.sim, options.runs,
+                                                       options.duration, workdir)
+            icarus, icarus_cpu = bench_icarus(options.icarus_vvp, options.icarus_clocks,
+                                              options.icarus_runs)
+            print(f"== Verilator / Icarus: {verilator / icarus:.0f} x "
+                  f"({verilator / 1e6:.3f} M / {icarus:.0f} clocks/s); per CPU second "
+                  f"{verilator_cpu / icarus_cpu:.0f} x")
+            if not options.no_headroom:
+                bench_headroom(options.sim, options.headroom_ms, options.headroom_step, workdir)
+        except RuntimeError as e:
+            print(f"bench_sim: {e}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,7 +16,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -27,6 +26,7 @@
 #include "Vpktstats_core.h"
 #include "Vpktstats_core___024root.h"
 #include "axil_master.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 extern "C" {
@@ -35,17 +35,6 @@ extern "C" {
 }
 
 namespace {
-
-unsigned tests_run, tests_failed;
-
-void report(bool ok, const std::string &name, const std::string &detail = "")
-{
-	tests_run++;
-	tests_failed += !ok;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", tests_run, name.c_str());
-	if (!ok && !detail.empty())
-		printf("# %s\n", detail.c_str());
-}
 
 using Frame = std::vector<uint8_t>;
 
@@ -209,11 +198,8 @@ bool is_stat_packet(const Frame &frame)
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = (uint64_t)time(nullptr);
-	for (int i = 1; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--seed"))
-			seed = strtoull(argv[i + 1], nullptr, 0);
-	printf("# seed %" PRIu64 "\n", seed);
+	uint64_t seed = tap::seed_option(argc, argv);
+	tap::Tally report;
 	std::mt19937_64 random(seed);
 
 	Harness h;
@@ -340,7 +326,7 @@ int main(int argc, char **argv)
 	       "switch counters agree with the events; nothing missed");
 	report(h.bus.protocol_error().empty(), "AXI4-Lite protocol", h.bus.protocol_error());
 
-	printf("1..%u\n", tests_run);
+	int status = report.finish();
 	h.dut.final();
-	return tests_failed ? 1 : 0;
+	return status;
 }

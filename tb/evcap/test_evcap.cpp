@@ -22,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -30,6 +29,7 @@
 
 #include "Vevcap_core.h"
 #include "Vevcap_core___024root.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 extern "C" {
@@ -565,13 +565,6 @@ void Bench::check_frames(bool check_headers, bool check_occupancy)
 
 // ---------------------------------------------------------------------------------------------
 // Test cases. Each returns the failure text, empty when it passed.
-
-using TestFunction = std::function<std::string(uint64_t seed, uint64_t cycles)>;
-
-struct TestCase {
-	const char *name;
-	TestFunction run;
-};
 
 std::string finish(Bench &bench, bool check_headers = true, bool check_occupancy = true)
 {
@@ -1149,86 +1142,35 @@ int run_bench()
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = 0;
-	bool seed_given = false;
-	uint64_t cycles = 1000000;
-	const char *only = nullptr;
-	bool list = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			seed = strtoull(argv[++i], nullptr, 0);
-			seed_given = true;
-		} else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
-			cycles = strtoull(argv[++i], nullptr, 0);
-		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strcmp(argv[i], "--list")) {
-			list = true;
-		} else if (!strcmp(argv[i], "--bench")) {
-			return run_bench();
-		} else {
-			fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--only NAME] [--list] [--bench]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	bool bench = false;
+	tap::Options options = tap::parse(argc, argv, 1000000, {{"--bench", &bench}});
+	if (bench)
+		return run_bench();
 	Verilated::commandArgs(argc, argv);
 
+	std::vector<tap::Test> tests = {
+		{"single_event", test_single_event},
+		{"full_burst_within_bound", [] { return test_full_burst(500, false); }},
+		{"full_burst_beyond_bound", [] { return test_full_burst(3000, true); }},
+		{"gaps", test_gaps},
+		{"resolutions", test_resolutions},
+		{"changes_mid_packet", test_changes_mid_packet},
+		{"force_flush", test_force_flush},
+		{"max_length", test_max_length},
+		{"stalled_output", test_stalled_output},
+		{"timer_wrap", test_timer_wrap},
+		{"enable_disable", test_enable_disable},
+		{"counters_clear", test_counters_clear},
+		{"sequence_wrap", test_sequence_wrap},
+		{"timeout_inside_group", test_timeout_inside_group},
+	};
 	// Fixed seeds that once failed or cover a lot, plus a new one per run.
 	// 1795310579: a flush timeout split one queue's events of a clock over two packets.
-	std::vector<uint64_t> seeds = {1, 2, 3, 1795310579};
-	if (seed_given)
-		seeds = {seed};
-	else
-		seeds.push_back((uint64_t)time(nullptr));
-
-	std::vector<TestCase> tests = {
-		{"single_event", [](uint64_t, uint64_t) { return test_single_event(); }},
-		{"full_burst_within_bound", [](uint64_t, uint64_t) { return test_full_burst(500, false); }},
-		{"full_burst_beyond_bound", [](uint64_t, uint64_t) { return test_full_burst(3000, true); }},
-		{"gaps", [](uint64_t, uint64_t) { return test_gaps(); }},
-		{"resolutions", [](uint64_t, uint64_t) { return test_resolutions(); }},
-		{"changes_mid_packet", [](uint64_t, uint64_t) { return test_changes_mid_packet(); }},
-		{"force_flush", [](uint64_t, uint64_t) { return test_force_flush(); }},
-		{"max_length", [](uint64_t, uint64_t) { return test_max_length(); }},
-		{"stalled_output", [](uint64_t, uint64_t) { return test_stalled_output(); }},
-		{"timer_wrap", [](uint64_t, uint64_t) { return test_timer_wrap(); }},
-		{"enable_disable", [](uint64_t, uint64_t) { return test_enable_disable(); }},
-		{"counters_clear", [](uint64_t, uint64_t) { return test_counters_clear(); }},
-		{"sequence_wrap", [](uint64_t, uint64_t) { return test_sequence_wrap(); }},
-		{"timeout_inside_group", [](uint64_t, uint64_t) { return test_timeout_inside_group(); }},
-	};
-	for (uint64_t s : seeds) {
-		tests.push_back({"random_reconstruct", [s](uint64_t, uint64_t n) {
-			printf("# random_reconstruct seed %" PRIu64 " cycles %" PRIu64 "\n", s, n / 2);
-			return test_random(s, n / 2, true);
-		}});
-		tests.push_back({"random", [s](uint64_t, uint64_t n) {
-			printf("# random seed %" PRIu64 " cycles %" PRIu64 "\n", s, n);
-			return test_random(s, n, false);
-		}});
+	for (uint64_t seed : tap::seeds(options, {1, 2, 3, 1795310579})) {
+		tests.push_back(tap::seeded(options, "random_reconstruct", seed, options.cycles / 2,
+					    [](uint64_t s, uint64_t n) { return test_random(s, n, true); }));
+		tests.push_back(tap::seeded(options, "random", seed, options.cycles,
+					    [](uint64_t s, uint64_t n) { return test_random(s, n, false); }));
 	}
-
-	unsigned number = 0, failed = 0;
-	for (const TestCase &test : tests) {
-		if (only && strcmp(only, test.name))
-			continue;
-		if (list) {
-			printf("%s\n", test.name);
-			continue;
-		}
-		number++;
-		fflush(stdout);
-		std::string failure = test.run(seed, cycles);
-		if (failure.empty()) {
-			printf("ok %u - %s\n", number, test.name);
-		} else {
-			failed++;
-			printf("not ok %u - %s\n# %s\n", number, test.name, failure.c_str());
-		}
-		fflush(stdout);
-	}
-	if (!list)
-		printf("1..%u\n", number);
-	return failed ? 1 : 0;
+	return tap::run(tests, options);
 }

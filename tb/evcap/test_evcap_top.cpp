@@ -14,6 +14,7 @@
 
 #include "Vevcap.h"
 #include "axil_master.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 extern "C" {
@@ -22,18 +23,6 @@ extern "C" {
 }
 
 namespace {
-
-unsigned tests_run, tests_failed;
-
-void report(bool ok, const char *name, const std::string &detail = "")
-{
-	tests_run++;
-	if (!ok)
-		tests_failed++;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", tests_run, name);
-	if (!ok && !detail.empty())
-		printf("# %s\n", detail.c_str());
-}
 
 struct Top {
 	VerilatedContext context;
@@ -99,6 +88,7 @@ bool decode(const std::vector<uint8_t> &bytes, struct pktstats_frame_view *view,
 
 int main(int argc, char **argv)
 {
+	tap::Tally report;
 	Verilated::commandArgs(argc, argv);
 	Top top;
 
@@ -195,7 +185,7 @@ int main(int argc, char **argv)
 	       "unmapped address answers SLVERR");
 	report(top.bus.protocol_error().empty(), "AXI4-Lite protocol", top.bus.protocol_error());
 
-	printf("1..%u\n", tests_run);
+	int status = report.finish();
 	top.dut.final();
-	return tests_failed ? 1 : 0;
+	return status;
 }

@@ -9,14 +9,13 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <random>
 #include <string>
 
 #include "Vcommon_axil_interconnect_tb.h"
 #include "axil_master.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 extern "C" {
@@ -24,17 +23,6 @@ extern "C" {
 }
 
 namespace {
-
-unsigned tests_run, tests_failed;
-
-void report(bool ok, const std::string &name, const std::string &detail = "")
-{
-	tests_run++;
-	tests_failed += !ok;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", tests_run, name.c_str());
-	if (!ok && !detail.empty())
-		printf("# %s\n", detail.c_str());
-}
 
 std::string hex(uint32_t value)
 {
@@ -47,11 +35,8 @@ std::string hex(uint32_t value)
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = (uint64_t)time(nullptr);
-	for (int i = 1; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--seed"))
-			seed = strtoull(argv[i + 1], nullptr, 0);
-	printf("# seed %" PRIu64 "\n", seed);
+	uint64_t seed = tap::seed_option(argc, argv);
+	tap::Tally report;
 
 	VerilatedContext context;
 	Vcommon_axil_interconnect_tb top(&context);
@@ -118,7 +103,7 @@ int main(int argc, char **argv)
 	report(failure.empty(), "3000 random transactions, all channel orders, back-pressure", failure);
 	report(bus.protocol_error().empty(), "AXI4-Lite protocol", bus.protocol_error());
 
-	printf("1..%u\n", tests_run);
+	int status = report.finish();
 	top.final();
-	return tests_failed ? 1 : 0;
+	return status;
 }

@@ -19,9 +19,6 @@
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -30,6 +27,7 @@
 #include <vector>
 
 #include "Vswitch_input_arbiter.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 namespace {
@@ -372,7 +370,7 @@ void Bench::step()
 	cycle_++;
 }
 
-using Result = std::string;
+using tap::Result;
 
 #define EXPECT(cond, ...)                                                                  \
 	do {                                                                               \
@@ -528,79 +526,21 @@ Result test_random(uint64_t seed, uint64_t cycles)
 	return b.failure();
 }
 
-struct TestCase {
-	std::string name;
-	std::function<Result()> run;
-};
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = 0;
-	bool seed_given = false;
-	uint64_t cycles = 200000;
-	const char *only = nullptr;
-	bool list = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			seed = strtoull(argv[++i], nullptr, 0);
-			seed_given = true;
-		} else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
-			cycles = strtoull(argv[++i], nullptr, 0);
-		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strcmp(argv[i], "--list")) {
-			list = true;
-		} else {
-			fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--only NAME] [--list]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	tap::Options options = tap::parse(argc, argv, 200000);
 	Verilated::commandArgs(argc, argv);
 
-	std::vector<uint64_t> seeds = {1};
-	if (seed_given)
-		seeds = {seed};
-	else
-		seeds.push_back((uint64_t)time(nullptr));
-
-	std::vector<TestCase> tests = {
+	std::vector<tap::Test> tests = {
 		{"fairness", test_fairness},
 		{"round_robin_order", test_round_robin_order},
 		{"grant_held_through_gaps", test_grant_held_through_gaps},
 		{"backpressure", test_backpressure},
 		{"single_word_frames", test_single_word_frames},
 	};
-	for (uint64_t s : seeds)
-		tests.push_back({"random", [s, cycles]() {
-			printf("# random seed %" PRIu64 " cycles %" PRIu64 " (replay: --seed %" PRIu64
-			       " --only random)\n", s, cycles, s);
-			fflush(stdout);
-			return test_random(s, cycles);
-		}});
-
-	unsigned number = 0, failed = 0;
-	for (const TestCase &test : tests) {
-		if (only && test.name != only)
-			continue;
-		if (list) {
-			printf("%s\n", test.name.c_str());
-			continue;
-		}
-		number++;
-		fflush(stdout);
-		Result failure = test.run();
-		if (failure.empty()) {
-			printf("ok %u - %s\n", number, test.name.c_str());
-		} else {
-			failed++;
-			printf("not ok %u - %s # %s\n", number, test.name.c_str(), failure.c_str());
-		}
-		fflush(stdout);
-	}
-	if (!list)
-		printf("1..%u\n", number);
-	return failed ? 1 : 0;
+	for (uint64_t seed : tap::seeds(options, {1}))
+		tests.push_back(tap::seeded(options, "random", seed, options.cycles, test_random));
+	return tap::run(tests, options);
 }

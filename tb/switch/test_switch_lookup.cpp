@@ -25,9 +25,6 @@
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -36,6 +33,7 @@
 #include <vector>
 
 #include "Vswitch_output_port_lookup.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 #ifndef AGE_TICK_CYCLES
@@ -707,7 +705,7 @@ void Bench::check_outputs()
 // ---------------------------------------------------------------------------------------------
 // Helpers for directed tests
 
-using Result = std::string; // empty = pass, "SKIP reason" = skipped, otherwise the failure
+using tap::Result; // empty = pass, "SKIP reason" = skipped, otherwise the failure
 
 #define EXPECT(cond, ...)                                                                  \
 	do {                                                                               \
@@ -1360,47 +1358,16 @@ Result test_random(uint64_t seed, uint64_t cycles)
 	return b.failure();
 }
 
-struct TestCase {
-	std::string name;
-	std::function<Result()> run;
-};
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = 0;
-	bool seed_given = false;
-	uint64_t cycles = 200000;
-	const char *only = nullptr;
-	bool list = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			seed = strtoull(argv[++i], nullptr, 0);
-			seed_given = true;
-		} else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
-			cycles = strtoull(argv[++i], nullptr, 0);
-		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strcmp(argv[i], "--list")) {
-			list = true;
-		} else if (!strcmp(argv[i], "--directed-only")) {
-			g_model_checks = false;
-		} else {
-			fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--only NAME] [--list]"
-				" [--directed-only]\n", argv[0]);
-			return 2;
-		}
-	}
+	bool directed_only = false;
+	tap::Options options = tap::parse(argc, argv, 200000, {{"--directed-only", &directed_only}});
+	g_model_checks = !directed_only;
 	Verilated::commandArgs(argc, argv);
 
-	std::vector<uint64_t> seeds = {1};
-	if (seed_given)
-		seeds = {seed};
-	else
-		seeds.push_back((uint64_t)time(nullptr));
-
-	std::vector<TestCase> tests = {
+	std::vector<tap::Test> tests = {
 		{"forwarding", test_forwarding},
 		{"line_rate", test_line_rate},
 		{"short_frames", test_short_frames},
@@ -1415,36 +1382,7 @@ int main(int argc, char **argv)
 		{"counters", test_counters},
 		{"backpressure", test_backpressure},
 	};
-	for (uint64_t s : seeds)
-		tests.push_back({"random", [s, cycles]() {
-			printf("# random seed %" PRIu64 " cycles %" PRIu64 " (replay: --seed %" PRIu64
-			       " --only random)\n", s, cycles, s);
-			fflush(stdout);
-			return test_random(s, cycles);
-		}});
-
-	unsigned number = 0, failed = 0;
-	for (const TestCase &test : tests) {
-		if (only && test.name != only)
-			continue;
-		if (list) {
-			printf("%s\n", test.name.c_str());
-			continue;
-		}
-		number++;
-		fflush(stdout);
-		Result failure = test.run();
-		if (failure.rfind("SKIP ", 0) == 0) {
-			printf("ok %u - %s # %s\n", number, test.name.c_str(), failure.c_str());
-		} else if (failure.empty()) {
-			printf("ok %u - %s\n", number, test.name.c_str());
-		} else {
-			failed++;
-			printf("not ok %u - %s # %s\n", number, test.name.c_str(), failure.c_str());
-		}
-		fflush(stdout);
-	}
-	if (!list)
-		printf("1..%u\n", number);
-	return failed ? 1 : 0;
+	for (uint64_t seed : tap::seeds(options, {1}))
+		tests.push_back(tap::seeded(options, "random", seed, options.cycles, test_random));
+	return tap::run(tests, options);
 }

@@ -24,9 +24,6 @@
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -35,6 +32,7 @@
 #include <vector>
 
 #include "Vswitch_output_queues.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 // The RTL's parameters
@@ -754,7 +752,7 @@ const EventRecord *find_event(const std::vector<EventRecord> &log, uint64_t cycl
 
 // One frame to each port, then a mix of frames to every port: each port sends exactly the
 // frames committed to its queue, bytes and order.
-std::string test_unicast_each_port(uint64_t)
+std::string test_unicast_each_port()
 {
 	Bench b;
 	for (unsigned q = 0; q < QUEUES; q++)
@@ -778,7 +776,7 @@ std::string test_unicast_each_port(uint64_t)
 
 // Every length from 1 to 1600 bytes (1..200 words, every last-word byte count), back to back
 // with no idle clock, then again with holes in the frames.
-std::string test_frame_lengths(uint64_t)
+std::string test_frame_lengths()
 {
 	Bench b;
 	for (size_t length = 1; length <= 1600; length++)
@@ -797,7 +795,7 @@ std::string test_frame_lengths(uint64_t)
 
 // Frames committed while the output waits come out one word per clock, back to back, once
 // the output is ready; and a stream of frames into an always-ready output keeps it busy.
-std::string test_back_to_back_output(uint64_t)
+std::string test_back_to_back_output()
 {
 	Bench b;
 	b.ready_probability[1] = 0.0;
@@ -837,7 +835,7 @@ std::string test_back_to_back_output(uint64_t)
 }
 
 // One frame, every clock checked against values worked out by hand from the spec.
-std::string test_event_timing(uint64_t)
+std::string test_event_timing()
 {
 	Bench b;
 	// 20 bytes = 3 words, on s_axis in clocks 0, 1, 2; committed in clock 2
@@ -873,7 +871,7 @@ std::string test_event_timing(uint64_t)
 }
 
 // Tail drop against the limit, boundary included: occupancy + length == limit commits.
-std::string test_tail_drop(uint64_t)
+std::string test_tail_drop()
 {
 	Bench b;
 	b.limit[3] = 100;
@@ -905,7 +903,7 @@ std::string test_tail_drop(uint64_t)
 }
 
 // Multicast into queues with different limits: each queue keeps what fits it.
-std::string test_multicast_partial(uint64_t)
+std::string test_multicast_partial()
 {
 	Bench b;
 	for (unsigned q = 0; q < QUEUES; q++) {
@@ -940,7 +938,7 @@ std::string test_multicast_partial(uint64_t)
 }
 
 // Arrival and departure in one queue, drop and departure in another, all in one clock.
-std::string test_simultaneous_events(uint64_t)
+std::string test_simultaneous_events()
 {
 	Bench b;
 	b.limit[0] = (uint32_t)CAPACITY;
@@ -982,7 +980,7 @@ std::string test_simultaneous_events(uint64_t)
 }
 
 // Random tready on every output while multicast traffic keeps the queues busy.
-std::string test_backpressure(uint64_t)
+std::string test_backpressure()
 {
 	Bench b(7);
 	b.keep_log = false;
@@ -1006,7 +1004,7 @@ std::string test_backpressure(uint64_t)
 }
 
 // Counters against hand-counted values, clears alone and in the same clock as an event.
-std::string test_counters_and_clears(uint64_t)
+std::string test_counters_and_clears()
 {
 	Bench b;
 	b.limit[5] = 40;
@@ -1089,7 +1087,7 @@ std::string test_counters_and_clears(uint64_t)
 }
 
 // Peak occupancy against hand-worked values; a clear restarts it from the occupancy.
-std::string test_peak_occupancy(uint64_t)
+std::string test_peak_occupancy()
 {
 	Bench b;
 	b.ready_probability[6] = 0.0;
@@ -1137,7 +1135,7 @@ std::string test_peak_occupancy(uint64_t)
 }
 
 // Limit changed at run time, also in the very clock of a frame's last word.
-std::string test_limit_changes(uint64_t)
+std::string test_limit_changes()
 {
 	Bench b;
 	b.limit[4] = 40;
@@ -1187,7 +1185,7 @@ std::string test_limit_changes(uint64_t)
 }
 
 // A limit above what the RAM can hold acts as CAPACITY words.
-std::string test_limit_above_ram(uint64_t)
+std::string test_limit_above_ram()
 {
 	Bench b;
 	b.limit[5] = OCCUPANCY_ALL_ONES;         // all ones
@@ -1216,7 +1214,7 @@ std::string test_limit_above_ram(uint64_t)
 
 // Frames longer than the RAM, and a frame that outgrows the free RAM while it is written,
 // are dropped without touching what is queued.
-std::string test_long_frames(uint64_t)
+std::string test_long_frames()
 {
 	Bench b;
 	for (unsigned q = 0; q < QUEUES; q++)
@@ -1293,7 +1291,7 @@ std::string test_long_frames(uint64_t)
 }
 
 // A frame for no port enters no queue and makes no event; the frames around it go on.
-std::string test_mask_zero(uint64_t)
+std::string test_mask_zero()
 {
 	Bench b;
 	for (unsigned i = 0; i < 30; i++) {
@@ -1424,92 +1422,31 @@ std::string test_random(uint64_t seed, uint64_t cycles)
 	return b.failure();
 }
 
-struct TestCase {
-	const char *name;
-	std::function<std::string(uint64_t seed, uint64_t cycles)> run;
-};
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = 0;
-	bool seed_given = false;
-	uint64_t cycles = 200000;
-	const char *only = nullptr;
-	bool list = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			seed = strtoull(argv[++i], nullptr, 0);
-			seed_given = true;
-		} else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
-			cycles = strtoull(argv[++i], nullptr, 0);
-		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strcmp(argv[i], "--list")) {
-			list = true;
-		} else {
-			fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--only NAME] [--list]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	tap::Options options = tap::parse(argc, argv, 200000);
 	Verilated::commandArgs(argc, argv);
 
+	std::vector<tap::Test> tests = {
+		{"unicast_each_port", test_unicast_each_port},
+		{"frame_lengths", test_frame_lengths},
+		{"back_to_back_output", test_back_to_back_output},
+		{"event_timing", test_event_timing},
+		{"tail_drop", test_tail_drop},
+		{"multicast_partial", test_multicast_partial},
+		{"simultaneous_events", test_simultaneous_events},
+		{"backpressure", test_backpressure},
+		{"counters_and_clears", test_counters_and_clears},
+		{"peak_occupancy", test_peak_occupancy},
+		{"limit_changes", test_limit_changes},
+		{"limit_above_ram", test_limit_above_ram},
+		{"long_frames", test_long_frames},
+		{"mask_zero", test_mask_zero},
+	};
 	// Fixed seeds plus a new one per run; a seed that ever fails joins the fixed list.
-	std::vector<uint64_t> seeds = {1, 2, 3};
-	if (seed_given)
-		seeds = {seed};
-	else
-		seeds.push_back((uint64_t)time(nullptr));
-
-	auto directed = [](std::string (*test)(uint64_t)) {
-		return [test](uint64_t s, uint64_t) { return test(s); };
-	};
-	std::vector<TestCase> tests = {
-		{"unicast_each_port", directed(test_unicast_each_port)},
-		{"frame_lengths", directed(test_frame_lengths)},
-		{"back_to_back_output", directed(test_back_to_back_output)},
-		{"event_timing", directed(test_event_timing)},
-		{"tail_drop", directed(test_tail_drop)},
-		{"multicast_partial", directed(test_multicast_partial)},
-		{"simultaneous_events", directed(test_simultaneous_events)},
-		{"backpressure", directed(test_backpressure)},
-		{"counters_and_clears", directed(test_counters_and_clears)},
-		{"peak_occupancy", directed(test_peak_occupancy)},
-		{"limit_changes", directed(test_limit_changes)},
-		{"limit_above_ram", directed(test_limit_above_ram)},
-		{"long_frames", directed(test_long_frames)},
-		{"mask_zero", directed(test_mask_zero)},
-	};
-	for (uint64_t s : seeds) {
-		tests.push_back({"random", [s](uint64_t, uint64_t n) {
-			printf("# random seed %" PRIu64 " cycles %" PRIu64 "\n", s, n);
-			fflush(stdout);
-			return test_random(s, n);
-		}});
-	}
-
-	unsigned number = 0, failed = 0;
-	for (const TestCase &test : tests) {
-		if (only && strcmp(only, test.name))
-			continue;
-		if (list) {
-			printf("%s\n", test.name);
-			continue;
-		}
-		number++;
-		fflush(stdout);
-		std::string failure = test.run(seed, cycles);
-		if (failure.empty()) {
-			printf("ok %u - %s\n", number, test.name);
-		} else {
-			failed++;
-			printf("not ok %u - %s # %s\n", number, test.name, failure.c_str());
-		}
-		fflush(stdout);
-	}
-	if (!list)
-		printf("1..%u\n", number);
-	return failed ? 1 : 0;
+	for (uint64_t seed : tap::seeds(options, {1, 2, 3}))
+		tests.push_back(tap::seeded(options, "random", seed, options.cycles, test_random));
+	return tap::run(tests, options);
 }

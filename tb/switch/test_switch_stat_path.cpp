@@ -5,18 +5,20 @@
 // with random port masks (none, one, several), random backpressure on every output. Checks:
 // every output is a sequence of whole frames; each port carries its queue's frames in order,
 // unchanged, and exactly the stat packets that select it, in order, unchanged; nothing is
-// lost, duplicated or cut. Prints TAP; `--seed N` replays a run.
+// lost, duplicated or cut.
+//
+// Usage: test_switch_stat_path [--seed N] [--cycles N] [--only NAME] [--list]
+// Prints TAP: one case per seed, each printing its seed; `--seed N` replays one.
 
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <deque>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "Vswitch_stat_path.h"
+#include "tap_runner.h"
 #include "verilated.h"
 
 namespace {
@@ -218,22 +220,9 @@ std::string run(uint64_t seed, uint64_t clocks)
 
 int main(int argc, char **argv)
 {
-	std::vector<uint64_t> seeds = {1, 2, 3, (uint64_t)time(nullptr)};
-	for (int i = 1; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--seed"))
-			seeds = {strtoull(argv[i + 1], nullptr, 0)};
-	unsigned number = 0, failed = 0;
-	for (uint64_t seed : seeds) {
-		std::string failure = run(seed, 200000);
-		number++;
-		if (failure.empty()) {
-			printf("ok %u - random traffic, seed %" PRIu64 "\n", number, seed);
-		} else {
-			failed++;
-			printf("not ok %u - random traffic, seed %" PRIu64 "\n# %s\n", number, seed,
-			       failure.c_str());
-		}
-	}
-	printf("1..%u\n", number);
-	return failed ? 1 : 0;
+	tap::Options options = tap::parse(argc, argv, 200000);
+	std::vector<tap::Test> tests;
+	for (uint64_t seed : tap::seeds(options, {1, 2, 3}))
+		tests.push_back(tap::seeded(options, "random", seed, options.cycles, run));
+	return tap::run(tests, options);
 }

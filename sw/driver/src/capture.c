@@ -99,14 +99,14 @@ int pktstats_capture_set(struct pktstats_dev *dev, const struct pktstats_capture
 	if (!dev || !config)
 		return -EINVAL;
 	if (config->resolution > PKTSTATS_RESOLUTION_MAX)
-		return pktstats_fail(dev, -EINVAL, "resolution %u is not 0..%u", config->resolution,
+		return pktstats_fail(dev, -EINVAL, "resolution %u is not 0..%d", config->resolution,
 				     PKTSTATS_RESOLUTION_MAX);
 	if (config->event_mask & ~PKTSTATS_EVCAP_EVENT_MASK_MASK)
 		return pktstats_fail(dev, -EINVAL, "event mask 0x%x has bits other than 0..2",
 				     config->event_mask);
 	if (config->max_length < PKTSTATS_MAX_LENGTH_MIN ||
 	    config->max_length > PKTSTATS_MAX_LENGTH_MAX)
-		return pktstats_fail(dev, -ERANGE, "maximum length %u is not %u..%u bytes",
+		return pktstats_fail(dev, -ERANGE, "maximum length %u is not %d..%d bytes",
 				     config->max_length, PKTSTATS_MAX_LENGTH_MIN,
 				     PKTSTATS_MAX_LENGTH_MAX);
 

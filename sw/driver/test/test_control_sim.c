@@ -43,7 +43,7 @@ static void test_capture(void)
 	want = defaults;
 	want.resolution = 5;
 	want.queue_mask = 0x0f;
-	want.event_mask = PKTSTATS_EVENT_ARRIVAL | PKTSTATS_EVENT_DROP;
+	want.event_mask = PKTSTATS_EVENT_MASK_ARRIVAL | PKTSTATS_EVENT_MASK_DROP;
 	want.output_ports = 0x08;
 	memcpy(want.destination_mac, "\x02\x11\x22\x33\x44\x55", 6);
 	memcpy(want.source_mac, "\x02\xaa\xbb\xcc\xdd\xee", 6);

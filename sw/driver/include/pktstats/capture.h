@@ -14,21 +14,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pktstats/format.h"
 #include "pktstats/pktstats.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Event types, bits of pktstats_capture_config.event_mask */
-#define PKTSTATS_EVENT_ARRIVAL   0x1u
-#define PKTSTATS_EVENT_DEPARTURE 0x2u
-#define PKTSTATS_EVENT_DROP      0x4u
-
-#define PKTSTATS_RESOLUTION_MAX     7u    /* one tick = 8 ns << resolution, up to 1.024 us */
-#define PKTSTATS_MAX_LENGTH_MIN     86u   /* stat packet IP total length, bytes */
-#define PKTSTATS_MAX_LENGTH_MAX     9000u
-#define PKTSTATS_CLOCK_PERIOD_NS    8u    /* one timer cycle, flush_timeout unit */
+/* Bits of pktstats_capture_config.event_mask (the event type codes in stat packets are
+ * PKTSTATS_EVENT_* of pktstats/format.h, which also has the limits used below) */
+#define PKTSTATS_EVENT_MASK_ARRIVAL   0x1u
+#define PKTSTATS_EVENT_MASK_DEPARTURE 0x2u
+#define PKTSTATS_EVENT_MASK_DROP      0x4u
 
 /*
  * Everything that decides what is captured and how stat packets look. MAC addresses are in
@@ -38,7 +35,7 @@ extern "C" {
 struct pktstats_capture_config {
 	unsigned resolution;   /* exponent c, 0..PKTSTATS_RESOLUTION_MAX */
 	uint8_t queue_mask;    /* bit q: capture output queue q */
-	uint8_t event_mask;    /* PKTSTATS_EVENT_* */
+	uint8_t event_mask;    /* PKTSTATS_EVENT_MASK_* */
 	uint8_t output_ports;  /* bit p: send stat packets on switch output port p */
 	uint8_t destination_mac[6];
 	uint8_t source_mac[6];

@@ -12,14 +12,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pktstats/format.h"
 #include "pktstats/pktstats.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PKTSTATS_QUEUES 8         /* output queues: 0..3 MAC ports, 4..7 CPU ports */
-#define PKTSTATS_QUEUE_WORD_BYTES 8 /* occupancy and limits count 64-bit words */
+/* PKTSTATS_QUEUES (pktstats/format.h) output queues: 0..3 MAC ports, 4..7 CPU ports.
+ * Occupancy and limits count 64-bit words. */
 
 struct pktstats_queue_status {
 	uint32_t limit;          /* words; frames that would take the queue past it are dropped */

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktstats CLI: the command table. Each object lives in its own file with its verb table;
+ * adding an object is one line here. The order is the order of `pktstats --help`.
+ */
+#include <stddef.h>
+
+#include "cli.h"
+
+const struct cli_object *const cli_objects[] = {
+	&cli_object_capture, &cli_object_timer, &cli_object_counters, &cli_object_queue,
+	&cli_object_fdb,     &cli_object_dev,   &cli_object_reg,      NULL,
+};

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktstats CLI: the one print path. A read verb describes its result once, as keys and values
+ * through these calls; the module prints it either as text for people or, with -j, as one
+ * JSON object on one line. Since there is no second way to print, -j cannot drift from the
+ * text or miss a verb.
+ *
+ * Keys are given as the text shows them, words joined by '-' ("dst-mac", like the keywords of
+ * `capture set`); JSON writes them with '_' ("dst_mac"). Each value has a machine form (JSON)
+ * and may have a text form for people: resolution is 3 in JSON and "c=3 (64 ns)" as text.
+ *
+ * Text layout: the top-level object and nested objects print one "key  value" line per field
+ * (nested objects indented under a "key" line); the objects of a list print one line each,
+ * "key value key value ...", like `ip` and `bridge fdb show`.
+ */
+#ifndef PKTSTATS_CLI_OUTPUT_H
+#define PKTSTATS_CLI_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void out_init(bool json);
+
+/* The result: one object. out_end() prints the JSON line's end. */
+void out_begin(void);
+void out_end(void);
+
+/* A nested object under key. */
+void out_object_begin(const char *key);
+void out_object_end(void);
+
+/* A list of objects under key; each element between out_item_begin() and out_item_end(). */
+void out_list_begin(const char *key);
+void out_list_end(void);
+void out_item_begin(void);
+void out_item_end(void);
+
+/* Fields. text: how people see the value, or NULL for the plain value. */
+void out_uint(const char *key, uint64_t value, const char *text);
+void out_string(const char *key, const char *value); /* NULL: JSON null, text "-" */
+void out_bool(const char *key, bool value);           /* text "yes"/"no" */
+void out_uint_array(const char *key, const unsigned *values, size_t n, const char *text);
+void out_string_array(const char *key, const char *const *values, size_t n, const char *text);
+
+/* Flushes stdout: 0, or -errno when the output could not be written. */
+int out_flush(void);
+
+#endif

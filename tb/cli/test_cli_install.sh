@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# `make install` into a scratch DESTDIR: tb/cli/test_cli_install.sh (from the repository root).
+# Checks the installed files, that pkg-config finds libpktstats, that a program builds against
+# the installed headers and library alone (no source tree on the include path) and runs, that
+# the installed pktstats runs, and that the manual page is clean under groff -ww and renders
+# with man -l. Prints TAP.
+
+root=$(pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/pktstats-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=/opt/pktstats-test
+dest=$work/dest
+n=0
+failed=0
+check() { # check NAME COMMAND...
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@" >"$work/check.out" 2>&1; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		sed 's/^/# /' "$work/check.out" | head -20
+		failed=$((failed + 1))
+	fi
+}
+
+check "make install PREFIX=$prefix DESTDIR=..." \
+	make --no-print-directory -C "$root" install PREFIX=$prefix DESTDIR="$dest"
+p=$dest$prefix
+for f in bin/pktstats lib/libpktstats.a lib/pkgconfig/libpktstats.pc share/man/man8/pktstats.8 \
+	include/pktstats/pktstats.h include/pktstats/capture.h include/pktstats/switch.h \
+	include/pktstats/regs.h include/pktstats/decode.h include/pktstats/format.h; do
+	check "installed $f" test -s "$p/$f"
+done
+check "bin/pktstats is executable" test -x "$p/bin/pktstats"
+check "installed pktstats --help runs" "$p/bin/pktstats" --help
+
+# pkg-config, with the prefix moved to where DESTDIR put it.
+export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+check "pkg-config knows libpktstats" pkg-config --exists libpktstats
+check "pkg-config --variable=prefix is the PREFIX" \
+	test "$(pkg-config --variable=prefix libpktstats)" = "$prefix"
+cflags=$(pkg-config --define-variable=prefix="$p" --cflags libpktstats)
+libs=$(pkg-config --define-variable=prefix="$p" --libs libpktstats)
+nl=$(pkg-config --libs libnl-route-3.0 2>/dev/null)
+
+# Every installed header in one program, built with pkg-config's flags alone: the headers
+# must agree with each other (no macro defined twice with different values).
+cat >"$work/client.c" <<'PROGRAM'
+#include <pktstats/pktstats.h>
+#include <pktstats/capture.h>
+#include <pktstats/switch.h>
+#include <pktstats/regs.h>
+#include <pktstats/decode.h>
+#include <pktstats/format.h>
+#include <stdio.h>
+int main(void)
+{
+	struct pktstats_capture_config config;
+	struct pktstats_packet packet;
+	enum pktstats_decode_error reason;
+	pktstats_capture_defaults(&config);
+	int err = pktstats_decode_payload((const unsigned char *)"", 0, &packet, NULL, 0, NULL,
+					  &reason);
+	printf("%u %s %d %s\n", config.max_length, pktstats_regs[0].name, err,
+	       pktstats_decode_error_name(reason));
+	return config.max_length == PKTSTATS_MAX_LENGTH_DEFAULT && err < 0 ? 0 : 1;
+}
+PROGRAM
+check "a program with every header builds with pkg-config's flags alone" \
+	cc -std=c11 -Wall -Wextra -Werror $cflags "$work/client.c" $libs $nl -o "$work/client"
+check "it runs" "$work/client"
+
+# The manual page.
+check "pktstats.8: groff -man -ww gives no warning" \
+	sh -c "LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z '$p/share/man/man8/pktstats.8' 2>&1 | { ! grep .; }"
+check "pktstats.8 renders with man -l" \
+	sh -c "MANWIDTH=80 man -l '$p/share/man/man8/pktstats.8' 2>/dev/null | grep -q 'capture set'"
+
+echo "1..$n"
+[ $failed -eq 0 ]

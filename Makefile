@@ -166,15 +166,27 @@ SIM_VERILATOR := --cc --exe --build -Wall -j $(JOBS) -O3 --top-module pktstats_c
 	-MAKEFLAGS OPT_FAST=-O2
 SIM_CFLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -I$(CURDIR)/sim -I$(CURDIR)/sw/driver/include
 
-$(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) | deps
+# The commit the simulator is built from becomes its identity's git_hash (pktstats dev show).
+# The stamp file changes only when HEAD does, so nothing is rebuilt otherwise.
+GIT_HASH_STAMP := $(BUILD)/git-hash
+$(GIT_HASH_STAMP): FORCE
+	@mkdir -p $(@D); hash=$$(git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000); \
+	[ "$$(cat $@ 2>/dev/null)" = "$$hash" ] || echo "$$hash" >$@
+.PHONY: FORCE
+FORCE:
+SIM_GIT_HASH = -GGIT_HASH=32\'h$$(cat $(GIT_HASH_STAMP))
+
+$(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) \
+		$(GIT_HASH_STAMP) | deps
 	@mkdir -p $(@D) $(BUILD)/sim
-	+$(VERILATOR) $(SIM_VERILATOR) -Mdir $(BUILD)/sim/obj -o $(abspath $@) \
+	+$(VERILATOR) $(SIM_VERILATOR) $(SIM_GIT_HASH) -Mdir $(BUILD)/sim/obj -o $(abspath $@) \
 		-CFLAGS "$(SIM_CFLAGS)" -LDFLAGS "-lpcap" sim/pktstats_core.vlt $(RTL_ALL) \
 		$(abspath $(SIM_SOURCES)) >$(BUILD)/sim/build.log 2>&1 || { tail -40 $(BUILD)/sim/build.log; exit 1; }
 
-$(BUILD)/bin/pktstats-sim-trace: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) | deps
+$(BUILD)/bin/pktstats-sim-trace: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) \
+		$(GIT_HASH_STAMP) | deps
 	@mkdir -p $(@D) $(BUILD)/sim-trace
-	+$(VERILATOR) $(SIM_VERILATOR) --trace-fst -Mdir $(BUILD)/sim-trace/obj -o $(abspath $@) \
+	+$(VERILATOR) $(SIM_VERILATOR) $(SIM_GIT_HASH) --trace-fst -Mdir $(BUILD)/sim-trace/obj -o $(abspath $@) \
 		-CFLAGS "$(SIM_CFLAGS)" -LDFLAGS "-lpcap" sim/pktstats_core.vlt $(RTL_ALL) \
 		$(abspath $(SIM_SOURCES)) >$(BUILD)/sim-trace/build.log 2>&1 || { tail -40 $(BUILD)/sim-trace/build.log; exit 1; }
 

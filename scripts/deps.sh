@@ -9,7 +9,7 @@ packages=(
 	libpcap-dev libnl-3-dev libnl-route-3-dev
 	tcpdump tshark gnuplot-nox
 	clang libclang-rt-14-dev
-	groff-base man-db
+	groff-base man-db socat
 )
 
 missing=()

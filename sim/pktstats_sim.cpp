@@ -111,7 +111,8 @@ void usage(FILE *out)
 		"                       what the host sends into it enters the port, what the port\n"
 		"                       sends comes out of it (needs CAP_NET_ADMIN)\n"
 		"  --cpu-rate BPS       rate of the CPU ports in bit/s (default 8e9)\n"
-		"  --duration TIME      simulated time to run: 10ms, 2s, 500us, 800ns, 125000cycles;\n"
+		"  --duration TIME      simulated time to run (from `start` with --wait): 10ms, 2s,\n"
+		"                       500us, 800ns, 125000cycles;\n"
 		"                       default: until every input is exhausted and everything drained\n"
 		"  --socket PATH        serve register access on a Unix socket (docs/simulator-protocol.md)\n"
 		"  --wait               with --socket: start the traffic when a client sends `start`\n"
@@ -743,7 +744,9 @@ int run(const Options &options)
 			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
 			break;
 		}
-		if (options.have_duration && s.cycle >= options.duration_cycles) {
+		// With --wait the duration counts from `start`: the idle clocks before it are set-up
+		if (options.have_duration && s.traffic_started &&
+		    s.cycle - s.traffic_start_cycle >= options.duration_cycles) {
 			end_reason = "duration reached";
 			break;
 		}

@@ -25,14 +25,16 @@ import os
 import re
 import resource
 import shlex
-import signal
-import socket
 import statistics
 import struct
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tb", "common"))
+import pktstats_sim  # noqa: E402
 
 CLOCK_NS = 8
 PORTS = 8
@@ -59,68 +61,14 @@ def children_cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-class Simulator:
+class Simulator(pktstats_sim.Simulator):
     """One pktstats-sim run with --socket and --wait: configure, `start`, then either let it
     reach its --duration or read registers and stop it with SIGINT (which still prints the
     summary). A context manager: leaving it early kills the simulator, which may have no end."""
 
     def __init__(self, sim, args, workdir):
-        self.path = os.path.join(workdir, "sim.sock")
-        self.command = [sim] + args + ["--socket", self.path, "--wait"]
         self.cpu_before = children_cpu_seconds()
-        self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        # The simulation clocks idle until `start`, and those clocks count in its clocks/s:
-        # connect as soon as the socket exists.
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError("pktstats-sim exited: " + self.proc.stderr.read().strip())
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                sock.connect(self.path)
-                break
-            except OSError:
-                sock.close()
-                if time.monotonic() > deadline:
-                    self.proc.kill()
-                    self.proc.wait()
-                    raise RuntimeError("pktstats-sim: no socket at " + self.path)
-                time.sleep(0.001)
-        self.sock = sock
-        self.stream = sock.makefile("rw", newline="\n")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.communicate()
-        self.close_connection()
-
-    def close_connection(self):
-        self.stream.close()   # the socket's file descriptor stays open until both are closed
-        self.sock.close()
-
-    def request(self, line):
-        self.stream.write(line + "\n")
-        self.stream.flush()
-        reply = self.stream.readline().rstrip("\n")
-        if not reply.startswith("ok"):
-            raise RuntimeError(f"pktstats-sim: '{line}': {reply or 'connection closed'}")
-        return reply.split()[1:]
-
-    def write(self, address, value):
-        self.request(f"write {address:#x} {value:#x}")
-
-    def read64(self, address):
-        low = int(self.request(f"read {address:#x}")[0], 16)   # latches the high word
-        high = int(self.request(f"read {address + 4:#x}")[0], 16)
-        return high << 32 | low
-
-    def cycles(self):
-        return int(self.request("time")[1])
+        super().__init__(sim, workdir, args, wait=True)
 
     # What start_capture sends, for the figures' readers.
     START_CAPTURE_TEXT = (f"then on the socket: write {EVCAP_OUTPUT_PORTS:#x} {1 << STAT_PORT:#x}, "
@@ -134,13 +82,11 @@ class Simulator:
 
     def finish(self, interrupt):
         """Ends the run (SIGINT, or waits for --duration) and returns the parsed summary."""
-        self.close_connection()
-        if interrupt:
-            self.proc.send_signal(signal.SIGINT)
-        out, err = self.proc.communicate()
+        status = self.stop(interrupt)
         cpu_seconds = children_cpu_seconds() - self.cpu_before
-        if self.proc.returncode != 0:
-            raise RuntimeError(f"pktstats-sim exited with {self.proc.returncode}: {err.strip()}")
+        out = self.output()
+        if status != 0:
+            raise RuntimeError(f"pktstats-sim exited with {status}: {self.log().strip()}")
         match = SUMMARY_CLOCKS.search(out)
         queues = SUMMARY_QUEUE.findall(out)
         if not match or len(queues) != PORTS:
@@ -267,10 +213,10 @@ def headroom_run(sim, per_mille, duration_ms, workdir):
         args += ["--port", f"{port}:in={path},timing=back-to-back"]
     with Simulator(sim, args, workdir) as simulator:
         simulator.start_capture()
-        stop_at = simulator.cycles() + int(duration_ms * 1e6 / CLOCK_NS)
-        while simulator.cycles() < stop_at:
+        stop_at = simulator.cycle() + int(duration_ms * 1e6 / CLOCK_NS)
+        while simulator.cycle() < stop_at:
             time.sleep(0.02)
-        end = simulator.cycles()
+        end = simulator.cycle()
         sent = simulator.read64(EVCAP_EVENTS_SENT)
         missed = simulator.read64(EVCAP_EVENTS_MISSED)
         summary = simulator.finish(interrupt=True)

@@ -6,12 +6,12 @@ device through the CLI alone)."""
 
 import os
 import re
-import signal
-import socket
 import subprocess
-import time
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
+import pktstats_sim  # noqa: E402
 
 
 class Tap:
@@ -39,65 +39,22 @@ class Tap:
 
 def register_table():
     """[(name, address, width, access)] from the generated C table and header."""
-    addresses = {}
-    with open(os.path.join(ROOT, "sw/driver/include/pktstats/regs.h")) as header:
-        for line in header:
-            m = re.match(r"#define (PKTSTATS_\w+)\s+0x([0-9a-fA-F]+)u\b", line)
-            if m:
-                addresses[m.group(1)] = int(m.group(2), 16)
+    addresses = pktstats_sim.registers()
     table = []
     with open(os.path.join(ROOT, "sw/driver/src/regs_table.c")) as source:
-        for m in re.finditer(r'\{"([\w.]+)", (PKTSTATS_\w+), (\d+), "(\w+)"', source.read()):
+        for m in re.finditer(r'\{"([\w.]+)", PKTSTATS_(\w+), (\d+), "(\w+)"', source.read()):
             table.append((m.group(1), addresses[m.group(2)], int(m.group(3)), m.group(4)))
     return table
 
 
-class Simulator:
-    """pktstats-sim serving its registers on a socket in `work`, with extra arguments."""
+class Simulator(pktstats_sim.Simulator):
+    """pktstats-sim serving its registers on a socket in `work`, with extra arguments. The
+    test's own connection is for `start` (the simulator's run control) and the register
+    snapshot for comparisons."""
 
     def __init__(self, binary, work, args=(), name="sim"):
-        self.work = work
-        self.socket_path = os.path.join(work, name + ".sock")
+        super().__init__(binary, work, args, name=name, timeout=30)
         self.device = "sim:" + self.socket_path
-        self.stdout = open(os.path.join(work, name + ".out"), "w")
-        self.stderr = open(os.path.join(work, name + ".err"), "w")
-        self.process = subprocess.Popen([binary, "--socket", self.socket_path] + list(args),
-                                        stdout=self.stdout, stderr=self.stderr)
-        self.sock = None
-        for _ in range(400):
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                sock.connect(self.socket_path)
-                self.sock = sock
-                break
-            except OSError:
-                sock.close()
-                if self.process.poll() is not None:
-                    raise RuntimeError("pktstats-sim exited: " + self.log())
-                time.sleep(0.025)
-        if self.sock is None:
-            self.kill()
-            raise RuntimeError("cannot connect to " + self.socket_path)
-        self.sock.settimeout(30)
-        self.file = self.sock.makefile("rw", newline="\n")
-
-    def log(self):
-        self.stderr.flush()
-        with open(self.stderr.name) as f:
-            return f.read()
-
-    def request(self, line):
-        """One protocol request on the test's own connection: `start` (the simulator's run
-        control) and the register snapshot for comparisons."""
-        self.file.write(line + "\n")
-        self.file.flush()
-        reply = self.file.readline().rstrip("\n")
-        if not reply.startswith("ok"):
-            raise RuntimeError("%r: %r" % (line, reply))
-        return reply.split()[1:]
-
-    def read(self, address):
-        return int(self.request("read 0x%x" % address)[0], 16)
 
     def snapshot(self, accesses=("rw",)):
         """{name: value} of every register with one of the given accesses."""
@@ -110,29 +67,6 @@ class Simulator:
                 value |= self.read(address + 4) << 32  # the low word's read latched it
             values[name] = value
         return values
-
-    def stop(self):
-        """SIGINT: the simulator closes its pcaps and exits."""
-        if self.sock:
-            self.sock.close()
-            self.sock = None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            self.process.wait(timeout=120)
-        self.stdout.close()
-        self.stderr.close()
-        return self.process.returncode
-
-    def kill(self):
-        if self.sock:
-            self.sock.close()
-            self.sock = None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.kill()
-            self.process.wait()
-        self.stdout.close()
-        self.stderr.close()
 
 
 def run_cli(pktstats, args, device=None, env_device=None, timeout=30):

@@ -28,8 +28,6 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -37,24 +35,16 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
+import pktstats_sim  # noqa: E402
+
 CLOCK_NS = 8
 PORTS = 8
 MAC_PORTS = 4
 NEVER = "10s"  # --duration: the driver stops the run with SIGINT long before
 
 
-def load_registers():
-    """Addresses from the generated C header, the single source the driver also uses."""
-    regs = {}
-    with open(os.path.join(ROOT, "sw/driver/include/pktstats/regs.h")) as header:
-        for line in header:
-            m = re.match(r"#define PKTSTATS_(\w+)\s+0x([0-9a-fA-F]+)u\b", line)
-            if m:
-                regs[m.group(1)] = int(m.group(2), 16)
-    return regs
-
-
-R = load_registers()
+R = pktstats_sim.registers()
 
 
 class Tap:
@@ -77,70 +67,18 @@ class Tap:
         sys.stdout.flush()
 
 
-class Simulator:
-    """A running pktstats-sim and one register client on its socket."""
+class Simulator(pktstats_sim.Simulator):
+    """A pktstats-sim run with --wait, its truth CSV and the pcaps of every port in `work`."""
 
     def __init__(self, binary, work, args):
-        self.work = work
-        self.socket_path = os.path.join(work, "sim.sock")
         self.truth = os.path.join(work, "truth.csv")
         self.out = [os.path.join(work, "out%d.pcap" % p) for p in range(PORTS)]
         self.rx = [os.path.join(work, "rx%d.pcap" % p) for p in range(PORTS)]
-        command = [binary, "--socket", self.socket_path, "--wait", "--duration", NEVER,
-                   "--truth", self.truth] + args
+        command = ["--duration", NEVER, "--truth", self.truth] + args
         for p in range(PORTS):
             command += ["--port", "%d:out=%s" % (p, self.out[p]),
                         "--port", "%d:rx=%s" % (p, self.rx[p])]
-        self.command = command
-        self.stdout = open(os.path.join(work, "sim.out"), "w")
-        self.stderr = open(os.path.join(work, "sim.err"), "w")
-        self.process = subprocess.Popen(command, stdout=self.stdout, stderr=self.stderr)
-        for _ in range(400):
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(self.socket_path)
-                break
-            except OSError:
-                self.sock.close()
-                if self.process.poll() is not None:
-                    raise RuntimeError("pktstats-sim exited: " + self.log())
-                time.sleep(0.025)
-        else:
-            self.process.kill()
-            self.process.wait()
-            raise RuntimeError("cannot connect to " + self.socket_path)
-        self.sock.settimeout(60)
-        self.file = self.sock.makefile("rw", newline="\n")
-        hello = self.request("hello")
-        if hello[:2] != ["pktstats-sim", "1"]:
-            raise RuntimeError("unexpected hello reply %r" % hello)
-
-    def log(self):
-        if not self.stderr.closed:
-            self.stderr.flush()
-        with open(self.stderr.name) as f:
-            return f.read()
-
-    def request(self, line):
-        self.file.write(line + "\n")
-        self.file.flush()
-        reply = self.file.readline().rstrip("\n")
-        if not reply.startswith("ok"):
-            raise RuntimeError("%r: %r" % (line, reply))
-        return reply.split()[1:]
-
-    def read(self, address):
-        return int(self.request("read 0x%x" % address)[0], 16)
-
-    def write(self, address, value):
-        self.request("write 0x%x 0x%x" % (address, value))
-
-    def read64(self, address):
-        low = self.read(address)  # latches the high word
-        return self.read(address + 4) << 32 | low
-
-    def cycle(self):
-        return int(self.request("time")[1])
+        super().__init__(binary, work, command, wait=True)
 
     def wait_until(self, cycle):
         """Returns the first cycle >= `cycle` the simulator reports (it answers every 256 clocks)."""
@@ -148,20 +86,6 @@ class Simulator:
         while now < cycle:
             now = self.cycle()
         return now
-
-    def stop(self):
-        try:
-            self.request("quit")
-        except (OSError, RuntimeError):
-            pass  # the simulator is gone; its exit status says why
-        self.sock.close()
-        self.process.send_signal(signal.SIGINT)
-        status = self.process.wait(timeout=120)
-        self.stdout.close()
-        self.stderr.close()
-        with open(self.stdout.name) as f:
-            summary = f.read()
-        return status, summary
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,7 +247,8 @@ def run_scenario(tap, sim_binary, checker, scenario, seed, work, expect):
         events = sim.read64(R["EVCAP_EVENTS_SENT"])
         end = sim.cycle()
     finally:
-        status, summary = sim.stop()
+        status = sim.stop()
+    summary = sim.output()
     tap.comment(summary)
     tap.point(status == 0, "%s: simulator ran %.2f ms (%d clocks) and stopped cleanly" %
               (scenario.name, (end - start) * CLOCK_NS / 1e6, end), sim.log())

@@ -25,6 +25,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "common"))
+from pktstats_sim import Connection  # noqa: E402
+
 NAMESPACE = f"pstap{os.getpid() % 100000}"
 EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
 STATION = bytes.fromhex("020000000777")
@@ -77,19 +81,6 @@ def packet_socket(interface):
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))  # ETH_P_ALL
     sock.bind((interface, 0))
     return sock
-
-
-def register(sock_path, *lines):
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.connect(sock_path)
-        s.settimeout(20)
-        stream = s.makefile("rw")
-        replies = []
-        for line in lines:
-            stream.write(line + "\n")
-            stream.flush()
-            replies.append(stream.readline().strip())
-        return replies
 
 
 def usage_errors(sim):
@@ -147,9 +138,14 @@ def run(sim, work):
               f"pst1 got {len(on_1)}, pst2 got {len(on_2)}")
 
         # 3. Stat packets on port 2, out of pst2.
-        replies = register(socket_path, "write 0x101c 0x4", "write 0x104c 1250",
-                           "write 0x1008 1")
-        check("capture configured through the socket", replies == ["ok"] * 3, str(replies))
+        try:
+            with Connection(socket_path, timeout=20) as registers:
+                for line in ("write 0x101c 0x4", "write 0x104c 1250", "write 0x1008 1"):
+                    registers.request(line)
+            refused = ""
+        except RuntimeError as error:  # a reply other than ok
+            refused = str(error)
+        check("capture configured through the socket", not refused, refused)
         for i in range(5):
             taps[0].send(frame(b"\xff" * 6, bytes.fromhex("020000000555"), 200 + i))
         stats = receive(taps[2], 1, 60, stat_packet)

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""pktstats-sim for Python tests and benchmarks: the simulator as a process and a client of its
+register socket (the protocol is docs/simulator-protocol.md). Python 3 standard library only.
+
+    sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
+    import pktstats_sim
+
+    R = pktstats_sim.registers()                # {"EVCAP_CONTROL": 0x1008, ...}
+    with pktstats_sim.Simulator(binary, work, ["--port", "0:gen=1"], wait=True) as sim:
+        sim.write(R["EVCAP_CONTROL"], 1)
+        sim.request("start")
+        sent = sim.read64(R["EVCAP_EVENTS_SENT"])
+        status = sim.stop()                     # SIGINT; sim.output() is then its summary
+
+- Connection: one client of a simulator's socket, already listening (checks `hello`).
+- Simulator: starts pktstats-sim with --socket WORK/NAME.sock (stdout and stderr to
+  WORK/NAME.out and WORK/NAME.err), waits for the socket and connects; stop() (SIGINT) or kill().
+- registers(): register addresses by name, from the generated C header.
+"""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def registers():
+    """{name: address} from the generated C header, the single source the driver also uses
+    (names without the PKTSTATS_ prefix, masks and shifts included: "EVCAP_COMMAND_FLUSH_MASK")."""
+    regs = {}
+    with open(os.path.join(ROOT, "sw/driver/include/pktstats/regs.h")) as header:
+        for line in header:
+            m = re.match(r"#define PKTSTATS_(\w+)\s+0x([0-9a-fA-F]+)u\b", line)
+            if m:
+                regs[m.group(1)] = int(m.group(2), 16)
+    return regs
+
+
+class Connection:
+    """A client of a pktstats-sim register socket: one request line, one reply line. Replies
+    other than `ok` raise RuntimeError; socket failures raise OSError. A context manager."""
+
+    def __init__(self, socket_path, timeout=60):
+        self.socket_path = socket_path
+        self.connect(timeout)
+
+    def connect(self, timeout):
+        """Connects (OSError if nobody listens) and checks the server's `hello`."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(self.socket_path)
+        except OSError:
+            sock.close()
+            raise
+        sock.settimeout(timeout)
+        self.sock = sock
+        self.file = sock.makefile("rw", newline="\n")
+        try:
+            hello = self.request("hello")
+            if hello[:2] != ["pktstats-sim", "1"]:
+                raise RuntimeError("unexpected hello reply %r" % hello)
+        except BaseException:
+            self.close()
+            raise
+
+    def request(self, line):
+        """Sends one request line; returns the words of its `ok` reply after `ok`."""
+        self.file.write(line + "\n")
+        self.file.flush()
+        reply = self.file.readline().rstrip("\n")
+        if not reply.startswith("ok"):
+            raise RuntimeError("pktstats-sim: %r: %s" % (line, reply or "connection closed"))
+        return reply.split()[1:]
+
+    def read(self, address):
+        return int(self.request("read 0x%x" % address)[0], 16)
+
+    def write(self, address, value):
+        self.request("write 0x%x 0x%x" % (address, value))
+
+    def read64(self, address):
+        low = self.read(address)  # latches the high word
+        return self.read(address + 4) << 32 | low
+
+    def cycle(self):
+        """The simulated time in switch clocks."""
+        return int(self.request("time")[1])
+
+    def close(self):
+        if self.sock:
+            self.file.close()  # the socket's file descriptor stays open until both are closed
+            self.sock.close()
+            self.sock = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+
+class Simulator(Connection):
+    """A pktstats-sim process serving its registers on WORK/NAME.sock, and one connection to it.
+
+    args: more arguments (ports, --duration...); wait: --wait (the traffic waits for `start`);
+    timeout: of each reply, in seconds. A context manager: leaving it kills a simulator still
+    running. The socket is polled every millisecond: a simulator clocks while it waits for
+    `start`, and benchmarks count those clocks."""
+
+    def __init__(self, binary, work, args=(), name="sim", wait=False, timeout=60):
+        self.socket_path = os.path.join(work, name + ".sock")
+        self.command = ([binary] + list(args) + ["--socket", self.socket_path]
+                        + (["--wait"] if wait else []))
+        self.stdout = open(os.path.join(work, name + ".out"), "w")
+        self.stderr = open(os.path.join(work, name + ".err"), "w")
+        self.sock = None
+        self.process = subprocess.Popen(self.command, stdout=self.stdout, stderr=self.stderr)
+        deadline = time.monotonic() + 30
+        try:
+            while True:
+                try:
+                    self.connect(timeout)
+                    break
+                except OSError:
+                    if self.process.poll() is not None:
+                        raise RuntimeError("pktstats-sim exited: " + self.log())
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("cannot connect to " + self.socket_path)
+                    time.sleep(0.001)
+        except BaseException:
+            self.kill()
+            raise
+
+    def log(self):
+        """What the simulator wrote on stderr so far."""
+        with open(self.stderr.name) as f:
+            return f.read()
+
+    def output(self):
+        """What the simulator wrote on stdout (after stop(): its summary)."""
+        with open(self.stdout.name) as f:
+            return f.read()
+
+    def stop(self, interrupt=True):
+        """Closes the connection and ends the run: SIGINT (the simulator closes its pcaps,
+        prints its summary and exits) or, with interrupt=False, waits for its --duration.
+        Returns its exit status."""
+        self.close()
+        if interrupt and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=120 if interrupt else None)
+        self.stdout.close()
+        self.stderr.close()
+        return self.process.returncode
+
+    def kill(self):
+        """SIGKILL (after SIGCONT, should it be stopped), if it still runs."""
+        self.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.kill()
+            self.process.wait()
+        self.stdout.close()
+        self.stderr.close()
+
+    def __exit__(self, *exception):
+        self.kill()

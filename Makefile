@@ -7,6 +7,7 @@
 #   make synth    Yosys synth_xilinx of the event-capture block, utilisation report
 #   make bench    benchmarks, figures printed
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
+#   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
 #   make regmap   regenerate rtl/gen, the C register header and docs/regmap.md
 #   make clean
 
@@ -52,7 +53,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth synth-evcap sim-trace bench soak regmap regmap-check clean demo install
+.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo install
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
@@ -141,13 +142,19 @@ CLI_HEADERS := $(wildcard sw/tools/pktstats/*.h)
 
 $(BUILD)/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB) $(LIB_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(CLI_SRC) $(LIB) $(LIBNL_LIBS) -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(CLI_SRC) $(LIB) $(LIBNL_LIBS) -lpcap -o $@
 
 $(BUILD)/asan/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(CLI_SRC) $(LIB_ASAN) $(LIBNL_LIBS) -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(CLI_SRC) $(LIB_ASAN) $(LIBNL_LIBS) -lpcap -o $@
 
 $(BUILD)/asan/tb/cli/stat_dump: tb/cli/stat_dump.c $(LIB_ASAN) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -lpcap -o $@
+
+# The decoder's view of a pcap, field for field, for the Wireshark dissector's test
+# (tb/wireshark/test_dissector.py).
+$(BUILD)/asan/tb/wireshark/decode_fields: tb/wireshark/decode_fields.c $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -lpcap -o $@
 
@@ -259,6 +266,7 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/asan/tb/sim/test_sim_components $(BUILD)/bin/pktstats-sim \
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
+TEST_BINARIES += $(BUILD)/asan/tb/wireshark/decode_fields
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
@@ -281,10 +289,38 @@ test: deps $(TEST_BINARIES)
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_system=$(PYTHON) tb/cli/test_cli_system.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/cli/stat_dump" \
+		"test_cli_decode=$(PYTHON) tb/cli/test_cli_decode.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
+		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
 		"synth=$(MAKE) --no-print-directory synth-evcap"
+
+# ---------------------------------------------------------------------------------------------
+# Fuzzing the decoder (tb/fuzz/, docs/testing.md "Fuzzing"). `make fuzz` builds each target with
+# clang and libFuzzer and runs it FUZZ_SECONDS (nice'd, FUZZ_JOBS processes per target, targets
+# one after the other); not part of `make test`, which replays the kept inputs instead
+# (tb/fuzz/corpus, tb/fuzz/regressions) through the same targets built with gcc, ASan and UBSan.
+
+FUZZ_TARGETS := payload stream
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := $(CFLAGS_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer $(INCLUDES)
+
+# decode.c is compiled into each fuzzer (with coverage instrumentation), not taken from the library.
+$(BUILD)/fuzz/fuzz_%: tb/fuzz/fuzz_%.c tb/fuzz/fuzz_common.h sw/driver/src/decode.c $(LIB_HEADERS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< sw/driver/src/decode.c -o $@
+
+$(BUILD)/asan/tb/fuzz/replay_%: tb/fuzz/replay.c tb/fuzz/fuzz_%.c tb/fuzz/fuzz_common.h $(LIB_ASAN) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) tb/fuzz/replay.c tb/fuzz/fuzz_$*.c $(LIB_ASAN) -o $@
+
+fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+	@tb/fuzz/run_fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 TEST_CYCLES ?= 1000000
 SOAK_CYCLES ?= 50000000
@@ -297,16 +333,30 @@ soak: deps $(BUILD)/bench/evcap/test_evcap
 		$(BUILD)/bench/evcap/test_evcap --seed $$seed --only random --cycles $(SOAK_CYCLES) || exit 1; \
 	done
 
+# The decode bench (bench/bench_decode.py): a generator of large valid captures and the
+# library's decoder alone in summary mode, both optimised like the CLI.
+$(BUILD)/bench/decode/gen_stat_pcap: bench/gen_stat_pcap.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $< -o $@
+
+$(BUILD)/bench/decode/bench_decode_lib: bench/bench_decode_lib.c $(LIB) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $< $(LIB) -lpcap -o $@
+
 bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
-		$(BUILD)/bench/core/pktstats_core_icarus_tb.vvp
+		$(BUILD)/bench/core/pktstats_core_icarus_tb.vvp $(BUILD)/bin/pktstats \
+		$(BUILD)/bench/decode/gen_stat_pcap $(BUILD)/bench/decode/bench_decode_lib
 	@echo "== evcap (build/bench/evcap/test_evcap --bench)"
 	@$(BUILD)/bench/evcap/test_evcap --bench
 	@$(PYTHON) bench/bench_sim.py --sim $(BUILD)/bin/pktstats-sim \
 		--icarus-vvp $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp
+	@$(PYTHON) bench/bench_decode.py --gen $(BUILD)/bench/decode/gen_stat_pcap \
+		--lib $(BUILD)/bench/decode/bench_decode_lib --cli $(BUILD)/bin/pktstats
 
-demo:
-	@echo "make $@: arrives with the full-switch simulator and the CLI (not built yet)" >&2
-	@exit 1
+# The main job, end to end on the simulated switch (scripts/demo.sh says what it does):
+# build/demo/stats.pcap, build/demo/queues.png and a short report.
+demo: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
+	@scripts/demo.sh $(BUILD)
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library, its public headers, a
 # pkg-config file and the manual page.

@@ -56,6 +56,9 @@ extern const struct cli_object cli_object_queue;
 extern const struct cli_object cli_object_fdb;
 extern const struct cli_object cli_object_dev;
 extern const struct cli_object cli_object_reg;
+extern const struct cli_object cli_object_decode; /* decode_cmd.c */
+extern const struct cli_object cli_object_record; /* record.c */
+extern const struct cli_object cli_object_plot;   /* plot.c */
 
 /* Prints "pktstats: OBJECT VERB: MESSAGE" (one line, stderr) and returns CLI_USAGE. */
 int cli_usage(const struct cli *cli, const char *format, ...)

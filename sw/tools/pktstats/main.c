@@ -19,6 +19,13 @@
 
 #define PKTSTATS_CLI_VERSION "1.0"
 
+/* An object whose one verb is named "" is a command by itself (decode, record): its verb's
+ * synopsis and run take the arguments after the object. */
+static bool is_command(const struct cli_object *object)
+{
+	return object->verbs[0].name && !object->verbs[0].name[0];
+}
+
 static void print_top_help(FILE *to)
 {
 	fprintf(to,
@@ -38,7 +45,9 @@ static void print_top_help(FILE *to)
 		"Objects:\n");
 	for (const struct cli_object *const *o = cli_objects; *o; o++) {
 		char verbs[128] = "";
-		for (const struct cli_verb *v = (*o)->verbs; v->name; v++)
+		if (is_command(*o))
+			snprintf(verbs, sizeof verbs, "%s", (*o)->verbs[0].synopsis);
+		else for (const struct cli_verb *v = (*o)->verbs; v->name; v++)
 			snprintf(verbs + strlen(verbs), sizeof verbs - strlen(verbs), "%s%s",
 				 v == (*o)->verbs ? "" : "|", v->name);
 		fprintf(to, "  %-9s %-28s %s\n", (*o)->name, verbs, (*o)->summary);
@@ -61,8 +70,8 @@ static void print_object_help(const struct cli_object *object)
 
 static void print_verb_help(const struct cli_object *object, const struct cli_verb *verb)
 {
-	printf("usage: pktstats [OPTIONS] %s %s%s%s\n\n%s\n", object->name, verb->name,
-	       *verb->synopsis ? " " : "", verb->synopsis, verb->summary);
+	printf("usage: pktstats [OPTIONS] %s%s%s%s%s\n\n%s\n", object->name, *verb->name ? " " : "",
+	       verb->name, *verb->synopsis ? " " : "", verb->synopsis, verb->summary);
 	if (verb->details)
 		printf("\n%s", verb->details);
 }
@@ -186,21 +195,25 @@ static int run(int argc, char **argv)
 	}
 	cli.object = object->name;
 	i++;
-	list_names(names, sizeof names, object);
-	if (i >= argc)
-		return cli_usage(&cli, "no verb given (verbs: %s)", names);
-	if (is_help(argv[i])) {
-		print_object_help(object);
-		return CLI_OK;
-	}
 	const struct cli_verb *verb = NULL;
-	for (const struct cli_verb *v = object->verbs; v->name; v++)
-		if (!strcmp(v->name, argv[i]))
-			verb = v;
-	if (!verb)
-		return cli_usage(&cli, "unknown verb '%s' (verbs: %s)", argv[i], names);
-	cli.verb = verb->name;
-	i++;
+	if (is_command(object)) {
+		verb = object->verbs; /* pktstats decode FILE...: arguments right after the object */
+	} else {
+		list_names(names, sizeof names, object);
+		if (i >= argc)
+			return cli_usage(&cli, "no verb given (verbs: %s)", names);
+		if (is_help(argv[i])) {
+			print_object_help(object);
+			return CLI_OK;
+		}
+		for (const struct cli_verb *v = object->verbs; v->name; v++)
+			if (!strcmp(v->name, argv[i]))
+				verb = v;
+		if (!verb)
+			return cli_usage(&cli, "unknown verb '%s' (verbs: %s)", argv[i], names);
+		cli.verb = verb->name;
+		i++;
+	}
 	for (int k = i; k < argc; k++) {
 		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
 			print_verb_help(object, verb);
@@ -209,8 +222,8 @@ static int run(int argc, char **argv)
 		if (!strcmp(argv[k], "-j") || !strcmp(argv[k], "-d") ||
 		    !strcmp(argv[k], "--json") || !strcmp(argv[k], "--device"))
 			return cli_usage(&cli, "option '%s' goes before the object "
-					       "(pktstats %s %s %s ...)", argv[k], argv[k],
-					 object->name, verb->name);
+					       "(pktstats %s %s%s%s ...)", argv[k], argv[k],
+					 object->name, cli.verb ? " " : "", cli.verb ? cli.verb : "");
 	}
 	out_init(cli.json);
 	int status = verb->run(&cli, argc - i, argv + i);

@@ -16,11 +16,117 @@ static bool json;
 static int depth;                 /* nesting: 0 outside the result */
 static bool first[MAX_DEPTH];     /* JSON: nothing written yet at this level */
 static bool in_item[MAX_DEPTH];   /* text: this level is an object of a list (one line) */
+static bool csv;                  /* tables as CSV */
+static const struct out_column *table; /* the table being printed, NULL if none */
+static size_t table_n, column;    /* its columns, the next cell */
+static bool in_row, top_rows;     /* inside a row; the table is JSON lines at the top level */
+
+static void json_key(const char *key);
 
 void out_init(bool use_json)
 {
 	json = use_json;
 	depth = 0;
+	table = NULL;
+	in_row = false;
+}
+
+bool out_is_json(void)
+{
+	return json;
+}
+
+void out_csv(bool use_csv)
+{
+	csv = use_csv;
+}
+
+static int column_width(size_t i)
+{
+	int width = table[i].width;
+	int heading = (int)strlen(table[i].heading ? table[i].heading : table[i].key);
+	return width > heading ? width : heading;
+}
+
+/* A table's cell: text right-aligned, or CSV. */
+static void cell(const char *value)
+{
+	if (csv) {
+		printf("%s%s", column ? "," : "", value);
+	} else {
+		size_t i = column < table_n ? column : table_n - 1;
+		printf("%s%*s", column ? "  " : "", column_width(i), value);
+	}
+	column++;
+}
+
+void out_table_begin(const char *key, const struct out_column *columns, size_t n)
+{
+	table = columns;
+	table_n = n;
+	top_rows = !key;
+	if (json) {
+		if (key) {
+			json_key(key);
+			putchar('[');
+			depth++;
+		} else {
+			depth = 0;
+		}
+		first[depth] = true;
+		return;
+	}
+	if (key && !csv)
+		printf("%*s%s\n", 2 * (depth - 1), "", key);
+	for (size_t i = 0; i < n; i++) {
+		const char *heading = csv ? columns[i].key
+					  : columns[i].heading ? columns[i].heading : columns[i].key;
+		if (csv) {
+			printf("%s", i ? "," : "");
+			for (const char *p = heading; *p; p++)
+				putchar(*p == '-' ? '_' : *p);
+		} else {
+			printf("%s%*s", i ? "  " : (key ? "  " : ""), column_width(i), heading);
+		}
+	}
+	putchar('\n');
+}
+
+void out_table_end(void)
+{
+	if (json && !top_rows) {
+		putchar(']');
+		depth--;
+	}
+	table = NULL;
+}
+
+void out_row_begin(void)
+{
+	in_row = true;
+	column = 0;
+	if (json) {
+		if (!top_rows)
+			json_key(NULL);
+		putchar('{');
+		depth++;
+		first[depth] = true;
+	} else if (!top_rows && !csv) {
+		fputs("  ", stdout);
+	}
+}
+
+void out_row_end(void)
+{
+	in_row = false;
+	if (json) {
+		depth--;
+		putchar('}');
+		if (top_rows)
+			putchar('\n');
+	} else {
+		putchar('\n');
+	}
 }
 
 static void json_string(const char *text)
@@ -59,7 +165,9 @@ static void json_key(const char *key)
 /* Text: one field, on its own line or inside an item's line. */
 static void text_field(const char *key, const char *value)
 {
-	if (in_item[depth]) {
+	if (in_row) {
+		cell(value);
+	} else if (in_item[depth]) {
 		printf("%s%s %s", first[depth] ? "" : " ", key, value);
 		first[depth] = false;
 	} else {
@@ -155,7 +263,31 @@ void out_uint(const char *key, uint64_t value, const char *text)
 	} else {
 		char plain[24];
 		snprintf(plain, sizeof plain, "%" PRIu64, value);
-		text_field(key, text ? text : plain);
+		text_field(key, text && !(in_row && csv) ? text : plain);
+	}
+}
+
+void out_int(const char *key, int64_t value, const char *text)
+{
+	if (json) {
+		json_key(key);
+		printf("%" PRId64, value);
+	} else {
+		char plain[24];
+		snprintf(plain, sizeof plain, "%" PRId64, value);
+		text_field(key, text && !(in_row && csv) ? text : plain);
+	}
+}
+
+void out_real(const char *key, double value, int decimals)
+{
+	char plain[64];
+	snprintf(plain, sizeof plain, "%.*f", decimals, value);
+	if (json) {
+		json_key(key);
+		fputs(plain, stdout);
+	} else {
+		text_field(key, plain);
 	}
 }
 

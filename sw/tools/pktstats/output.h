@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 void out_init(bool json);
+bool out_is_json(void); /* -j */
 
 /* The result: one object. out_end() prints the JSON line's end. */
 void out_begin(void);
@@ -42,6 +43,31 @@ void out_string(const char *key, const char *value); /* NULL: JSON null, text "-
 void out_bool(const char *key, bool value);           /* text "yes"/"no" */
 void out_uint_array(const char *key, const unsigned *values, size_t n, const char *text);
 void out_string_array(const char *key, const char *const *values, size_t n, const char *text);
+
+/* Signed numbers, and reals with a number of decimals (JSON: the same digits). */
+void out_int(const char *key, int64_t value, const char *text);
+void out_real(const char *key, double value, int decimals);
+
+/*
+ * Tables: records with the same keys, one line each.
+ *   text: a heading line, then one row per record, each cell right-aligned to its column's
+ *         width (0: as wide as the heading; the last column is not padded);
+ *   CSV (out_csv(true)): a header line of the keys ('-' as '_'), then comma-separated values
+ *         (the machine form; strings are written as given, so they must not hold commas);
+ *   JSON: inside the result (key given, between out_begin and out_end) an array of objects
+ *         under key; at the top level (key NULL, no out_begin) one object per line: JSON lines.
+ * The fields of a row are out_uint, out_int, out_string, out_real, in the columns' order.
+ */
+struct out_column {
+	const char *key;     /* as given to the field calls */
+	const char *heading; /* text heading; NULL: the key */
+	int width;
+};
+void out_csv(bool csv);
+void out_table_begin(const char *key, const struct out_column *columns, size_t n);
+void out_table_end(void);
+void out_row_begin(void);
+void out_row_end(void);
 
 /* Flushes stdout: 0, or -errno when the output could not be written. */
 int out_flush(void);

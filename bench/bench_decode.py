@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Decode throughput of stat packets: the production decoder against tcpdump and tshark with
+the Lua dissector, in events per second on one large capture. Run by `make bench`.
+
+    bench/bench_decode.py --gen build/bench/decode/gen_stat_pcap \
+        --lib build/bench/decode/bench_decode_lib --cli build/bin/pktstats \
+        [--dir build/bench/decode] [--events 10000000] [--runs 5] [--tshark-events 100000]
+
+1. The capture: bench/gen_stat_pcap writes EVENTS valid version-2 events (a switch-like mix,
+   full 1500-byte packets mostly) to DIR/stat-EVENTS.pcap, once: it is reused while it is newer
+   than the generator. Before timing anything, the library decodes it and must find every
+   event, no malformed packet and no lost packet.
+2. Each command runs RUNS times on it; the figures are the median wall time and the median CPU
+   time (user + system) of the whole process, start-up included, as events in the file per
+   second (on a shared machine the CPU figure is the steadier measure of one core):
+     pktstats decode --summary FILE > /dev/null   the CLI, when `pktstats decode` exists
+     bench_decode_lib FILE                         the library alone: libpcap + the stream
+                                                   decoder in summary mode (events = NULL)
+     bench_decode_lib --in-memory FILE             the stream decoder alone on frames read
+                                                   into memory first (its own clock)
+     bench_decode_lib --read-only FILE             libpcap reading the frames, no decoding
+     tcpdump -nr FILE > /dev/null                  tcpdump reading and printing one line per
+                                                   packet (it decodes no event)
+     tcpdump -r FILE -w /dev/null                  tcpdump copying the packets
+   and tshark with the dissector, 3 runs, on the file's first packets holding about
+   TSHARK_EVENTS events (the whole file would take minutes), scaled to events per second:
+     tshark -n -X lua_script:sw/tools/wireshark/pktstats.lua -r SUBSET -T fields \
+         -e pktstats.seq > /dev/null
+   (as nobody through setpriv when run as root: tshark warns about running as root).
+3. Prints each figure and its ratio to the decoder's (the CLI's when it exists, else the
+   library's). The issue's target: 200 M events/s on one core in summary mode.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LUA = os.path.join(ROOT, "sw", "tools", "wireshark", "pktstats.lua")
+TARGET = 200e6
+
+
+def wall(command, runs, env=None):
+    """Median wall time and median CPU time (user + system, the process and its children) of
+    `command` over `runs` runs (each must exit 0). On a busy machine the CPU time is the
+    steadier one-core figure; both are printed."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        start = time.monotonic()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                env=env)
+        stderr = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.monotonic() - start)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            sys.exit("bench_decode: %s: exit %d: %s" % (" ".join(command), proc.returncode,
+                                                       stderr.decode(errors="replace")))
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def lib_counts(lib, pcap, *options):
+    """{frames, packets, events, malformed, lost, decode_seconds} from bench_decode_lib."""
+    out = subprocess.run([lib] + list(options) + [pcap], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return {k: float(v) if "." in v else int(v) for k, v in zip(out[::2], out[1::2])}
+
+
+def subset(pcap, path, lib, want_events):
+    """The first packets of `pcap` holding at least `want_events` events, as `path`."""
+    with open(pcap, "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read(24))
+        events = 0
+        while events < want_events:
+            record = src.read(16)
+            if len(record) < 16:
+                break
+            caplen = struct.unpack("<IIII", record)[2]
+            data = src.read(caplen)
+            dst.write(record + data)
+            events += (caplen - 14 - 28 - 38) // 4 - 2  # an upper bound; counted below
+    os.chmod(path, 0o644)
+    return lib_counts(lib, path)["events"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--gen", required=True)
+    parser.add_argument("--lib", required=True)
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--dir", default=os.path.join(ROOT, "build", "bench", "decode"))
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tshark-events", type=int, default=100_000)
+    args = parser.parse_args()
+
+    print("== decode (bench/bench_decode.py)")
+    os.makedirs(args.dir, exist_ok=True)
+    pcap = os.path.join(args.dir, "stat-%d.pcap" % args.events)
+    if not os.path.exists(pcap) or os.path.getmtime(pcap) < os.path.getmtime(args.gen):
+        print("generating %s (%d events) ..." % (pcap, args.events), flush=True)
+        subprocess.run([args.gen, pcap, str(args.events)], check=True, stdout=subprocess.DEVNULL)
+    counts = lib_counts(args.lib, pcap)
+    if counts["events"] < args.events or counts["malformed"] or counts["lost"] \
+            or counts["packets"] != counts["frames"]:
+        sys.exit("bench_decode: %s does not decode cleanly: %s" % (pcap, counts))
+    events = counts["events"]
+    size = os.path.getsize(pcap)
+    print("capture: %s, %.1f MB, %d stat packets, %d events (%.0f per packet), decoded by the "
+          "library: 0 malformed, 0 lost" % (os.path.relpath(pcap, ROOT), size / 1e6,
+                                            counts["packets"], events, events / counts["packets"]))
+    print("each figure: median wall time of %d runs of the whole command, start-up included"
+          % args.runs)
+
+    rows = []  # (label, command text, events per wall second, events per CPU second)
+    has_cli = subprocess.run([args.cli, "decode", "--help"], capture_output=True).returncode == 0
+    if has_cli:
+        t, cpu = wall([args.cli, "decode", "--summary", pcap], args.runs)
+        rows.append(("pktstats decode --summary", "%s decode --summary FILE > /dev/null"
+                     % os.path.relpath(args.cli, ROOT), events / t, events / cpu))
+    t, cpu = wall([args.lib, pcap], args.runs)
+    rows.append(("library, summary mode", "%s FILE > /dev/null" % os.path.relpath(args.lib, ROOT),
+                 events / t, events / cpu))
+    inner = [lib_counts(args.lib, pcap, "--in-memory") for _ in range(args.runs)]
+    rows.append(("library, frames in memory", "%s --in-memory FILE (its own clocks: decoding "
+                 "alone)" % os.path.relpath(args.lib, ROOT),
+                 events / statistics.median(r["decode_seconds"] for r in inner),
+                 events / statistics.median(r["decode_cpu_seconds"] for r in inner)))
+    read_t, read_cpu = wall([args.lib, "--read-only", pcap], args.runs)
+    rows.append(("libpcap reading alone", "%s --read-only FILE > /dev/null"
+                 % os.path.relpath(args.lib, ROOT), events / read_t, events / read_cpu))
+    if shutil.which("tcpdump"):
+        t, cpu = wall(["tcpdump", "-nr", pcap], args.runs)
+        rows.append(("tcpdump -nr", "tcpdump -nr FILE > /dev/null", events / t, events / cpu))
+        t, cpu = wall(["tcpdump", "-r", pcap, "-w", "/dev/null"], args.runs)
+        rows.append(("tcpdump -w /dev/null", "tcpdump -r FILE -w /dev/null", events / t,
+                     events / cpu))
+    tshark_note = None
+    if shutil.which("tshark"):
+        small = os.path.join(args.dir, "stat-subset.pcap")
+        small_events = subset(pcap, small, args.lib, args.tshark_events)
+        command = ["tshark", "-n", "-X", "lua_script:" + LUA, "-r", small, "-T", "fields",
+                   "-e", "pktstats.seq"]
+        if os.geteuid() == 0 and shutil.which("setpriv"):
+            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        env = dict(os.environ, HOME=args.dir)
+        t, cpu = wall(command, 3, env=env)
+        rows.append(("tshark + pktstats.lua", "tshark -n -X lua_script:%s -r SUBSET -T fields "
+                     "-e pktstats.seq > /dev/null" % os.path.relpath(LUA, ROOT),
+                     small_events / t, small_events / cpu))
+        tshark_note = ("tshark ran on the first %d events only (%s; 3 runs), scaled: "
+                       "events / seconds" % (small_events, os.path.relpath(small, ROOT)))
+
+    reference, reference_cpu = rows[0][2], rows[0][3]
+    ratio = "%s/this" % ("CLI" if has_cli else "lib")
+    print("%-26s %12s %9s %12s %9s   %s" % ("", "events/s", ratio, "per CPU s", ratio,
+                                          "command"))
+    for label, command, rate, rate_cpu in rows:
+        print("%-26s %10.3f M %8.1fx %10.3f M %8.1fx   %s"
+              % (label, rate / 1e6, reference / rate, rate_cpu / 1e6, reference_cpu / rate_cpu,
+                 command))
+    if tshark_note:
+        print(tshark_note)
+    print("load average while measuring: %.2f (%d cores)" % (os.getloadavg()[0], os.cpu_count()))
+    print("decoder (%s): %.0f M events per wall second, %.0f M per CPU second; target %.0f M: %s"
+          % (rows[0][0], reference / 1e6, reference_cpu / 1e6, TARGET / 1e6,
+             "met" if max(reference, reference_cpu) >= TARGET else "NOT met"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

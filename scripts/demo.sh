@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# make demo: the main job end to end on the simulated switch.
+#
+#   scripts/demo.sh BUILD_DIR
+#
+# 1. starts pktstats-sim with the demo scenario, waiting for `start`:
+#      - an incast: ports 0, 1 and 2 each send to port 3 in on/off bursts (0.8 of line rate
+#        while on, about 0.44 on average): about 1.3 Gb/s offered at a 1 Gb/s port, so queue 3
+#        fills to its limit and tail-drops whenever the bursts overlap;
+#      - background traffic that never congests: CPU port 4 to CPU port 5 at 1.6 Gb/s, and
+#        CPU port 6 to port 0 at 0.4 Gb/s;
+#      - the stat packets leave through CPU port 7 into BUILD_DIR/demo/stats.pcap, so that
+#        they never compete with the traffic they measure;
+# 2. configures the switch and the capture with the pktstats CLI only (static addresses for
+#    the ports, queue 3's limit, resolution 64 ns, every queue, the stat packet headers);
+# 3. starts the traffic, lets it run for the demo's simulated time, stops the capture;
+# 4. decodes the stat packets (pktstats decode --summary) and plots them (pktstats plot) into
+#    BUILD_DIR/demo/queues.png;
+# 5. prints a short report: events per queue, drops, peak occupancy, where the files are, and
+#    the tcpdump and tshark commands to look at them.
+set -euo pipefail
+
+build=${1:?usage: $0 BUILD_DIR}
+demo=$build/demo
+sim=$build/bin/pktstats-sim
+cli=$build/bin/pktstats
+duration=${DEMO_DURATION:-40ms}
+
+mkdir -p "$demo"
+rm -f "$demo"/stats.pcap "$demo"/port3.pcap "$demo"/queues.png "$demo"/sim.sock
+socket=$demo/sim.sock
+export PKTSTATS_DEVICE=sim:$socket
+
+say() { printf '\n== %s\n' "$*"; }
+
+say "starting pktstats-sim (demo scenario, $duration of simulated time)"
+"$sim" --socket "$socket" --wait --duration "$duration" --seed 7 \
+	--port 0:gen=0.8,to=3,on=300us,off=250us \
+	--port 1:gen=0.8,to=3,on=300us,off=250us \
+	--port 2:gen=0.8,to=3,on=300us,off=250us,size=imix \
+	--port 3:out="$demo/port3.pcap" \
+	--port 4:gen=0.2,to=5 --port 6:gen=0.05,to=0 \
+	--port 7:out="$demo/stats.pcap" \
+	>"$demo/sim.log" 2>&1 &
+sim_pid=$!
+trap 'kill $sim_pid 2>/dev/null || true' EXIT
+for _ in $(seq 600); do
+	[ -S "$socket" ] && break
+	kill -0 $sim_pid 2>/dev/null || { cat "$demo/sim.log"; exit 1; }
+	sleep 0.05
+done
+
+say "configuring with the CLI"
+for port in 0 1 2 3 4 5 6 7; do
+	# The generators send to 02:00:00:00:00:<port + 1>: static entries keep every frame on its
+	# way instead of flooding it until the switch has learned the address.
+	(set -x; "$cli" fdb add "02:00:00:00:00:0$((port + 1))" port $port static)
+done 2>&1 | sed -n 's/^+ /  /p'
+run() { echo "  $*"; "$@"; }
+run "$cli" queue set 3 limit 2000
+run "$cli" capture set resolution 64ns queues all events all output-ports 7 \
+	src-mac 02:00:00:00:00:fe dst-mac 02:00:00:00:00:ff src-ip 10.0.0.254 dst-ip 10.0.0.1 \
+	flush-timeout 100us
+run "$cli" counters clear
+run "$cli" capture start
+
+say "running the traffic"
+printf 'start\n' | socat -t 30 - UNIX-CONNECT:"$socket" >/dev/null
+sleep 2 # a few ms of simulated time: the CLI reads the live switch meanwhile
+run "$cli" queue show 3
+wait $sim_pid || { cat "$demo/sim.log"; exit 1; }
+trap - EXIT
+
+say "decoding $demo/stats.pcap"
+echo "  $cli -j decode --summary $demo/stats.pcap"
+"$cli" -j decode --summary "$demo/stats.pcap" >"$demo/summary.json"
+python3 - "$demo/summary.json" <<'REPORT'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"  {s['packets']} stat packets, {s['events']} events over {s['span_ns'] / 1e6:.1f} ms;"
+      f" {s['lost']} lost, {s['malformed']} malformed, {s['m_flags']} with missed events")
+print("  queue    arrivals  departures     drops   peak (KiB)   mean (KiB)")
+for q in s["queues"]:
+    if q["arrivals"] or q["drops"]:
+        print(f"  {q['queue']:5} {q['arrivals']:11} {q['departures']:11} {q['drops']:9}"
+              f" {q['max_bytes'] / 1024:12.1f} {q['mean_bytes'] / 1024:12.1f}")
+REPORT
+
+say "plotting"
+run "$cli" plot "$demo/stats.pcap" -o "$demo/queues.png" --queues 0,3,5 \
+	--title "pktstats demo: incast on port 3 (stat packets decoded from stats.pcap)"
+
+say "done"
+cat <<EOF
+  stat packets:   $demo/stats.pcap
+  plot:           $demo/queues.png
+  port 3 traffic: $demo/port3.pcap
+  simulator log:  $demo/sim.log
+
+Look at them:
+  tcpdump -nr $demo/stats.pcap udp port 27033 | head
+  tshark -X lua_script:sw/tools/wireshark/pktstats.lua -r $demo/stats.pcap -V | less
+  $cli decode $demo/stats.pcap | head
+  $cli decode --csv $demo/stats.pcap > events.csv
+EOF

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktstats CLI, command `decode FILE...`: the events of the stat packets in capture files, as a
+ * table, CSV or JSON lines; or, with --summary, per-queue figures. Needs no device. The
+ * reading is stat_reader.h's; the event printing is shared with `record` (decode_print_*).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cli.h"
+#include "decode_cmd.h"
+#include "output.h"
+
+static const char *const type_names[4] = {"none", "arrival", "departure", "drop"};
+
+static const struct out_column event_columns[] = {
+	{"time-ns", NULL, 15},        {"queue", NULL, 0},           {"type", NULL, 9},
+	{"length-bytes", NULL, 0},    {"occupancy-bytes", NULL, 0}, {"occupancy-words", NULL, 0},
+	{"seq", NULL, 10},
+};
+
+int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
+			struct decode_options *options)
+{
+	const char *word = argv[*i];
+	if (!strcmp(word, "--csv")) {
+		options->csv = true;
+	} else if (!strcmp(word, "-f") || !strcmp(word, "--filter")) {
+		if (*i + 1 >= argc)
+			return cli_usage(cli, "option '%s' needs a BPF filter expression", word);
+		options->reader.filter = argv[++*i];
+	} else if (!strcmp(word, "-p") || !strcmp(word, "--port")) {
+		uint64_t port;
+		if (*i + 1 >= argc)
+			return cli_usage(cli, "option '%s' needs a UDP port", word);
+		const char *error = parse_number(argv[++*i], 1, 65535, &port);
+		if (error)
+			return cli_usage(cli, "port '%s': %s", argv[*i], error);
+		options->reader.udp_port = (uint16_t)port;
+	} else {
+		return -1; /* not one of ours */
+	}
+	return CLI_OK;
+}
+
+void decode_print_begin(const struct decode_options *options)
+{
+	out_csv(options->csv);
+	out_table_begin(NULL, event_columns, sizeof event_columns / sizeof event_columns[0]);
+}
+
+void decode_print_end(void)
+{
+	out_table_end();
+}
+
+static void source_name(const struct pktstats_stream *stream, int index, char *text,
+			size_t size)
+{
+	if (index < 0 || (unsigned)index >= stream->n_sources) {
+		snprintf(text, size, "-");
+		return;
+	}
+	char ip[16];
+	format_ipv4(stream->sources[index].ip, ip, sizeof ip);
+	snprintf(text, size, "%s:%u", ip, stream->sources[index].port);
+}
+
+void decode_print_record(const struct decode_options *options, const struct pktstats_stream *stream,
+			 const struct stat_record *rec)
+{
+	bool notes = !options->csv && !options->json;
+	if (rec->status == STAT_RECORD_MALFORMED) {
+		if (notes)
+			printf("-- frame %" PRIu64 ": malformed stat packet: %s\n", rec->frame,
+			       pktstats_decode_strerror(rec->reason));
+		return;
+	}
+	const struct pktstats_stream_result *r = &rec->result;
+	if (notes) {
+		char source[40];
+		source_name(stream, r->source, source, sizeof source);
+		if (r->seq_status == PKTSTATS_SEQ_GAP)
+			printf("-- frame %" PRIu64 ": %" PRIu32 " stat packets lost from %s before "
+			       "sequence %" PRIu32 "\n", rec->frame, r->lost, source,
+			       r->packet.sequence);
+		else if (r->seq_status == PKTSTATS_SEQ_RESET)
+			printf("-- frame %" PRIu64 ": sequence reset of %s (%" PRIu32 " after %" PRIu32
+			       ")\n", rec->frame, source, r->packet.sequence, r->expected - 1);
+		if (r->packet.missed)
+			printf("-- frame %" PRIu64 ": M flag: events were lost before the end of "
+			       "sequence %" PRIu32 "\n", rec->frame, r->packet.sequence);
+	}
+	for (size_t i = 0; i < rec->n_events; i++) {
+		const struct pktstats_event *e = &rec->events[i];
+		out_row_begin();
+		out_uint("time-ns", e->time_ns, NULL);
+		out_uint("queue", e->queue, NULL);
+		out_string("type", type_names[e->type & 3]);
+		out_uint("length-bytes", (uint64_t)STAT_BYTES(e->length), NULL);
+		out_int("occupancy-bytes", STAT_BYTES(e->occupancy), NULL);
+		out_int("occupancy-words", e->occupancy, NULL);
+		out_uint("seq", r->packet.sequence, NULL);
+		out_row_end();
+	}
+}
+
+/* "cut_timestamp 1, partial_slot 2" */
+static void reasons_text(const uint64_t *counts, char *text, size_t size)
+{
+	text[0] = '\0';
+	for (int k = 1; k < PKTSTATS_DECODE_ERROR_COUNT; k++)
+		if (counts[k])
+			snprintf(text + strlen(text), size - strlen(text), "%s%s %" PRIu64,
+				 *text ? ", " : "", pktstats_decode_error_name(k), counts[k]);
+}
+
+static uint64_t sum(const uint64_t *counts)
+{
+	uint64_t total = 0;
+	for (int k = 0; k < PKTSTATS_DECODE_ERROR_COUNT; k++)
+		total += counts[k];
+	return total;
+}
+
+void decode_report_problems(const struct cli *cli, struct stat_reader *reader)
+{
+	const struct pktstats_stream *stream = stat_reader_stream(reader);
+	const struct stat_reader_counts *counts = stat_reader_counts(reader);
+	const struct pktstats_stream_counters *t = &stream->total;
+	uint64_t malformed = sum(counts->malformed);
+	if (!malformed && !t->lost && !t->resets && !t->missed_flags && !t->duplicates)
+		return;
+	char reasons[512];
+	reasons_text(counts->malformed, reasons, sizeof reasons);
+	fprintf(stderr, "pktstats: %s: %" PRIu64 " stat packets, %" PRIu64 " events; %" PRIu64
+		" malformed%s%s%s, %" PRIu64 " lost in %" PRIu64 " gaps, %" PRIu64 " resets, %"
+		PRIu64 " with the M flag, %" PRIu64 " duplicates\n", cli->object, t->packets,
+		t->events, malformed, *reasons ? " (" : "", reasons, *reasons ? ")" : "", t->lost,
+		t->gaps, t->resets, t->missed_flags, t->duplicates);
+}
+
+static void reasons_object(const char *key, const uint64_t *counts)
+{
+	char text[512];
+	reasons_text(counts, text, sizeof text);
+	out_object_begin(key);
+	for (int k = 1; k < PKTSTATS_DECODE_ERROR_COUNT; k++)
+		if (counts[k])
+			out_uint(pktstats_decode_error_name(k), counts[k], NULL);
+	out_object_end();
+}
+
+static const struct out_column queue_columns[] = {
+	{"queue", NULL, 0},         {"arrivals", NULL, 10},  {"departures", NULL, 10},
+	{"drops", NULL, 8},         {"dropped-bytes", NULL, 0}, {"max-bytes", NULL, 10},
+	{"max-words", NULL, 0},     {"max-time-ns", NULL, 13}, {"mean-bytes", NULL, 12},
+	{"mean-words", NULL, 11},
+};
+
+static const struct out_column source_columns[] = {
+	{"source", NULL, 21},   {"packets", NULL, 9}, {"events", NULL, 10},
+	{"lost", NULL, 6},      {"gaps", NULL, 6},    {"resets", NULL, 0},
+	{"reordered", NULL, 0}, {"duplicates", NULL, 0}, {"m-flags", NULL, 0},
+	{"malformed", NULL, 0},
+};
+
+static void print_summary(struct stat_reader *reader)
+{
+	const struct pktstats_stream *stream = stat_reader_stream(reader);
+	const struct stat_reader_counts *counts = stat_reader_counts(reader);
+	const struct pktstats_stream_counters *t = &stream->total;
+	struct stat_summary summary;
+	stat_reader_summary(reader, &summary);
+	char text[600];
+
+	out_begin();
+	out_string("filter", stat_reader_filter(reader));
+	out_uint("files", counts->files, NULL);
+	out_uint("frames", counts->frames, NULL);
+	out_uint("filtered-out", counts->filtered, NULL);
+	out_uint("packets", t->packets, NULL);
+	out_uint("events", t->events, NULL);
+	uint64_t malformed = sum(counts->malformed), ignored = sum(counts->ignored);
+	reasons_text(counts->malformed, text, sizeof text);
+	char with[620];
+	snprintf(with, sizeof with, "%" PRIu64 "%s%s%s", malformed, *text ? " (" : "", text,
+		 *text ? ")" : "");
+	out_uint("malformed", malformed, with);
+	reasons_text(counts->ignored, text, sizeof text);
+	snprintf(with, sizeof with, "%" PRIu64 "%s%s%s", ignored, *text ? " (" : "", text,
+		 *text ? ")" : "");
+	out_uint("ignored", ignored, with);
+	if (out_is_json()) {
+		reasons_object("malformed-reasons", counts->malformed);
+		reasons_object("ignored-reasons", counts->ignored);
+	}
+	out_uint("lost", t->lost, NULL);
+	out_uint("gaps", t->gaps, NULL);
+	out_uint("resets", t->resets, NULL);
+	out_uint("m-flags", t->missed_flags, NULL);
+	out_uint("first-ns", summary.first_ns, NULL);
+	out_uint("last-ns", summary.last_ns, NULL);
+	char span[64];
+	snprintf(span, sizeof span, "%" PRIu64 " ns (%.6f s)", summary.span_ns,
+		 summary.span_ns / 1e9);
+	out_uint("span-ns", summary.span_ns, span);
+
+	out_table_begin("queues", queue_columns, sizeof queue_columns / sizeof queue_columns[0]);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		const struct stat_queue_summary *s = &summary.queues[q];
+		out_row_begin();
+		out_uint("queue", q, NULL);
+		out_uint("arrivals", s->events[PKTSTATS_EVENT_ARRIVAL], NULL);
+		out_uint("departures", s->events[PKTSTATS_EVENT_DEPARTURE], NULL);
+		out_uint("drops", s->events[PKTSTATS_EVENT_DROP], NULL);
+		out_uint("dropped-bytes", (uint64_t)STAT_BYTES(s->words[PKTSTATS_EVENT_DROP]), NULL);
+		out_int("max-bytes", STAT_BYTES(s->max_occupancy), NULL);
+		out_int("max-words", s->max_occupancy, NULL);
+		out_uint("max-time-ns", s->max_time_ns, NULL);
+		out_real("mean-bytes", s->mean_occupancy * 8, 1);
+		out_real("mean-words", s->mean_occupancy, 3);
+		out_row_end();
+	}
+	out_table_end();
+
+	out_table_begin("sources", source_columns,
+			sizeof source_columns / sizeof source_columns[0]);
+	for (unsigned k = 0; k < stream->n_sources; k++) {
+		const struct pktstats_stream_counters *c = &stream->sources[k].counters;
+		source_name(stream, (int)k, text, sizeof text);
+		out_row_begin();
+		out_string("source", text);
+		out_uint("packets", c->packets, NULL);
+		out_uint("events", c->events, NULL);
+		out_uint("lost", c->lost, NULL);
+		out_uint("gaps", c->gaps, NULL);
+		out_uint("resets", c->resets, NULL);
+		out_uint("reordered", c->reordered, NULL);
+		out_uint("duplicates", c->duplicates, NULL);
+		out_uint("m-flags", c->missed_flags, NULL);
+		out_uint("malformed", c->malformed, NULL);
+		out_row_end();
+	}
+	out_table_end();
+	out_end();
+}
+
+static int decode_run(struct cli *cli, int argc, char **argv)
+{
+	struct decode_options options = {0};
+	stat_reader_default_options(&options.reader);
+	options.json = out_is_json();
+	bool summary = false;
+	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+	size_t n_paths = 0;
+	if (!paths)
+		return CLI_RUNTIME;
+	int status = CLI_OK;
+	bool options_done = false;
+	for (int i = 0; i < argc && status == CLI_OK; i++) {
+		if (!options_done && !strcmp(argv[i], "--")) {
+			options_done = true;
+		} else if (!options_done && !strcmp(argv[i], "--summary")) {
+			summary = true;
+		} else if (!options_done && argv[i][0] == '-' && argv[i][1]) {
+			int got = decode_parse_option(cli, argc, argv, &i, &options);
+			if (got < 0)
+				status = cli_usage(cli, "unknown option '%s' (see pktstats decode "
+						   "--help)", argv[i]);
+			else
+				status = got;
+		} else {
+			paths[n_paths++] = argv[i];
+		}
+	}
+	if (status == CLI_OK && !n_paths)
+		status = cli_usage(cli, "no capture file given (pktstats decode FILE...)");
+	if (status == CLI_OK && options.csv && options.json)
+		status = cli_usage(cli, "--csv and -j are two output formats: choose one");
+	if (status == CLI_OK && options.csv && summary)
+		status = cli_usage(cli, "--csv prints events; --summary prints figures (-j for "
+				   "JSON)");
+	if (status == CLI_OK && options.reader.filter && options.reader.udp_port != PKTSTATS_UDP_PORT)
+		status = cli_usage(cli, "--port sets the default filter's port; with --filter, "
+				   "write the port into the filter");
+	if (status != CLI_OK) {
+		free(paths);
+		return status;
+	}
+	options.reader.summary_only = summary;
+	struct stat_reader *reader;
+	char error[512] = "";
+	int err = stat_reader_open(&reader, paths, n_paths, &options.reader, error, sizeof error);
+	if (err < 0) {
+		free(paths);
+		if (err == -EINVAL)
+			return cli_usage(cli, "%s", error);
+		fprintf(stderr, "pktstats: %s: %s\n", cli->object, *error ? error : strerror(-err));
+		return CLI_RUNTIME;
+	}
+	if (!summary)
+		decode_print_begin(&options);
+	struct stat_record rec;
+	while ((err = stat_reader_next(reader, &rec)) != 0) {
+		if (err < 0) {
+			fflush(stdout);
+			fprintf(stderr, "pktstats: %s: %s\n", cli->object, stat_reader_error(reader));
+			status = CLI_RUNTIME;
+			continue;
+		}
+		if (!summary)
+			decode_print_record(&options, stat_reader_stream(reader), &rec);
+	}
+	if (summary)
+		print_summary(reader);
+	else
+		decode_print_end();
+	fflush(stdout);
+	decode_report_problems(cli, reader);
+	stat_reader_close(reader);
+	free(paths);
+	return status;
+}
+
+static const struct cli_verb decode_verbs[] = {
+	{"", "[OPTIONS] FILE...", "decode the stat packets of capture files (pcap, pcapng)",
+	 "Reads the files in order as one capture (sequence numbers followed across them).\n"
+	 "Needs no device.\n"
+	 "\n"
+	 "Options:\n"
+	 COMMON_OPTIONS
+	 "  --summary          per-queue figures instead of events: events by type, drops,\n"
+	 "                     maximum and time-weighted mean occupancy; per source: lost stat\n"
+	 "                     packets, gaps, resets, M flags; malformed packets by reason\n"
+	 "\n"
+	 EVENT_COLUMNS
+	 "In the text table, lines starting with '--' note lost stat packets, sequence resets,\n"
+	 "M flags and malformed packets. Malformed packets are counted, reported on stderr at\n"
+	 "the end, and skipped: never fatal. Exit status 1 only when a file cannot be read.\n",
+	 decode_run},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct cli_object cli_object_decode = {
+	"decode", "Decode stat packets from capture files (no device)", decode_verbs,
+};

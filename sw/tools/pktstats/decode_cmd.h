@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktstats CLI: what `decode` shares with `record`: the options they have in common and the
+ * printing of events (a table, CSV or JSON lines, through output.h).
+ */
+#ifndef PKTSTATS_CLI_DECODE_CMD_H
+#define PKTSTATS_CLI_DECODE_CMD_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "stat_reader.h"
+
+/* Help text shared by decode and record. */
+#define COMMON_OPTIONS \
+	"  -f, --filter EXPR  BPF filter (pcap-filter(7)) instead of the default\n" \
+	"                     'udp dst port PORT or (vlan and udp dst port PORT)'; with it,\n" \
+	"                     every UDP datagram that passes is decoded as a stat packet\n" \
+	"  -p, --port PORT    the stat packets' UDP destination port (default 27033)\n" \
+	"  --csv              events as CSV with a header line (-j: JSON lines)\n"
+
+#define EVENT_COLUMNS \
+	"Events, one per line (text table, --csv, or with -j one JSON object per line):\n" \
+	"  time-ns          absolute time: ns since the hardware timer's reset, (tick << c) * 8\n" \
+	"  queue            0..7\n" \
+	"  type             arrival, departure or drop\n" \
+	"  length-bytes     the frame's length: the packet's 64-bit words x 8 (2040: 2040 or\n" \
+	"                   more)\n" \
+	"  occupancy-bytes  the queue's occupancy after the event, bytes (words x 8)\n" \
+	"  occupancy-words  the same in 64-bit words (the unit of the hardware and of\n" \
+	"                   pktstats-sim --truth)\n" \
+	"  seq              the stat packet's sequence number\n"
+
+struct decode_options {
+	struct stat_reader_options reader; /* filter, UDP port */
+	bool csv;                          /* --csv */
+	bool json;                         /* -j */
+};
+
+/* argv[*i] if it is -f/--filter, -p/--port or --csv (its value consumed, *i moved on):
+ * CLI_OK or a usage error; -1 when it is none of them. */
+int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
+			struct decode_options *options);
+
+void decode_print_begin(const struct decode_options *options);
+/* One record's events (and, in the text table, notes on gaps, resets, M, malformed). */
+void decode_print_record(const struct decode_options *options,
+			 const struct pktstats_stream *stream, const struct stat_record *rec);
+void decode_print_end(void);
+
+/* One line on stderr when there were malformed, lost or duplicate packets, resets, M flags. */
+void decode_report_problems(const struct cli *cli, struct stat_reader *reader);
+
+#endif

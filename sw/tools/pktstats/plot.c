@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktstats plot: queue occupancy over time from stat packets, drawn by gnuplot into a PNG.
+ *
+ * The captures are read twice through stat_reader: once in summary mode for the time span and
+ * the largest occupancy (which fix the axes and their units), once with events, folding every
+ * queue's step function into PLOT_BUCKETS time buckets that keep its lowest, highest and last
+ * occupancy and its drops. A bucket is narrower than a pixel of the plot, so the band between
+ * lowest and highest is what the queue did, however many events the capture holds, and the
+ * data gnuplot reads stays small. Drops are marked at the occupancy their bucket reached.
+ *
+ * Axes: time since the first stat packet's first timestamp, in us, ms or s to suit the span;
+ * occupancy in bytes or KiB (the hardware counts 64-bit words: bytes = words * 8).
+ */
+#define _DEFAULT_SOURCE /* mkdtemp */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "cli.h"
+#include "stat_reader.h"
+
+#define PLOT_BUCKETS 2000
+
+struct bucket {
+	int64_t low, high; /* occupancy range in words; low > high: no data yet */
+	int64_t last;      /* the value at the bucket's end */
+	uint64_t drops;
+};
+
+struct queue_plot {
+	struct bucket *buckets;
+	bool seen;         /* it has a value (from a packet's queue sizes or an event) */
+	uint64_t drops;
+};
+
+struct plot {
+	uint64_t first_ns, span_ns;
+	struct queue_plot queues[PKTSTATS_QUEUES];
+};
+
+static size_t bucket_of(const struct plot *plot, uint64_t time_ns)
+{
+	if (time_ns <= plot->first_ns || plot->span_ns == 0)
+		return 0;
+	uint64_t offset = time_ns - plot->first_ns;
+	size_t b = (size_t)((double)offset / (double)plot->span_ns * (PLOT_BUCKETS - 1));
+	return b < PLOT_BUCKETS ? b : PLOT_BUCKETS - 1;
+}
+
+static void note(struct plot *plot, unsigned q, uint64_t time_ns, int64_t occupancy)
+{
+	struct queue_plot *queue = &plot->queues[q];
+	struct bucket *b = &queue->buckets[bucket_of(plot, time_ns)];
+	queue->seen = true;
+	b->last = occupancy;
+	if (b->low > b->high) {
+		b->low = b->high = occupancy;
+	} else {
+		if (occupancy < b->low)
+			b->low = occupancy;
+		if (occupancy > b->high)
+			b->high = occupancy;
+	}
+}
+
+/* Reads the captures with events, into the buckets. */
+static int fill(struct plot *plot, const char *const *files, size_t n_files,
+		const struct stat_reader_options *options, uint32_t queue_mask, char *error,
+		size_t error_size)
+{
+	struct stat_reader *reader;
+	int err = stat_reader_open(&reader, files, n_files, options, error, error_size);
+	if (err < 0)
+		return err;
+	struct stat_record rec;
+	while ((err = stat_reader_next(reader, &rec)) != 0) {
+		if (err < 0 || rec.status != STAT_RECORD_PACKET)
+			continue; /* reported by the first pass */
+		const struct pktstats_packet *packet = &rec.result.packet;
+		uint64_t start_ns = (packet->start_tick << packet->resolution) * PKTSTATS_CLOCK_NS;
+		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+			if (queue_mask >> q & 1)
+				note(plot, q, start_ns, packet->queue_size[q]);
+		for (size_t i = 0; i < rec.n_events; i++) {
+			const struct pktstats_event *e = &rec.events[i];
+			if (!(queue_mask >> e->queue & 1))
+				continue;
+			note(plot, e->queue, e->time_ns, e->occupancy);
+			if (e->type == PKTSTATS_EVENT_DROP) {
+				plot->queues[e->queue].buckets[bucket_of(plot, e->time_ns)].drops++;
+				plot->queues[e->queue].drops++;
+			}
+		}
+	}
+	stat_reader_close(reader);
+	return 0;
+}
+
+/* Writes queue q's buckets: time, low, high (scaled), and its drops: time, high. */
+static int write_data(const struct plot *plot, unsigned q, const char *dir, double time_scale,
+		      double size_scale)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/queue%u.dat", dir, q);
+	FILE *data = fopen(path, "w");
+	snprintf(path, sizeof path, "%s/drops%u.dat", dir, q);
+	FILE *drops = fopen(path, "w");
+	if (!data || !drops) {
+		if (data)
+			fclose(data);
+		if (drops)
+			fclose(drops);
+		return -errno;
+	}
+	const struct queue_plot *queue = &plot->queues[q];
+	/* Buckets without an event keep the step function's value from before. */
+	int64_t last = -1;
+	for (size_t b = 0; b < PLOT_BUCKETS; b++) {
+		const struct bucket *bucket = &queue->buckets[b];
+		double t = (double)plot->span_ns * (double)b / (PLOT_BUCKETS - 1) * time_scale;
+		int64_t low = bucket->low, high = bucket->high;
+		if (low > high) {
+			if (last < 0)
+				continue;
+			low = high = last;
+		} else if (last >= 0) {
+			if (last < low)
+				low = last; /* the value held until the bucket's first change */
+			if (last > high)
+				high = last;
+		}
+		fprintf(data, "%.9g %.9g %.9g\n", t, STAT_BYTES(low) * size_scale,
+			STAT_BYTES(high) * size_scale);
+		if (bucket->drops)
+			fprintf(drops, "%.9g %.9g\n", t, STAT_BYTES(high) * size_scale);
+		if (bucket->low <= bucket->high)
+			last = bucket->last;
+	}
+	int err = ferror(data) || ferror(drops) ? -EIO : 0;
+	if (fclose(data) != 0 || fclose(drops) != 0)
+		err = -EIO;
+	return err;
+}
+
+/* Axis units that suit the values: the divisor's name and the scale from ns / bytes. */
+static const char *time_unit(uint64_t span_ns, double *scale)
+{
+	if (span_ns < 10000000) {
+		*scale = 1e-3;
+		return "\302\265s";
+	}
+	if (span_ns < UINT64_C(10000000000)) {
+		*scale = 1e-6;
+		return "ms";
+	}
+	*scale = 1e-9;
+	return "s";
+}
+
+static const char *size_unit(int64_t max_words, double *scale)
+{
+	if (STAT_BYTES(max_words) >= 8192) {
+		*scale = 1.0 / 1024;
+		return "KiB";
+	}
+	*scale = 1;
+	return "bytes";
+}
+
+/* Writes the gnuplot script and runs gnuplot on it. 0, or a negative errno. */
+static int draw(const struct plot *plot, uint32_t queue_mask, const char *dir, const char *out,
+		const char *title, const char *t_unit, const char *s_unit, char *error,
+		size_t error_size)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/plot.gp", dir);
+	FILE *gp = fopen(path, "w");
+	if (!gp) {
+		snprintf(error, error_size, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(gp, "set terminal pngcairo size 1600,900 font 'sans,11'\n");
+	fprintf(gp, "set output '%s'\n", out);
+	fprintf(gp, "set title \"%s\" noenhanced\n", title);
+	fprintf(gp, "set xlabel 'time since the first stat packet (%s)'\n", t_unit);
+	fprintf(gp, "set ylabel 'queue occupancy (%s)'\n", s_unit);
+	fprintf(gp, "set grid\nset key outside right top\nset yrange [0:*]\n");
+	fprintf(gp, "plot ");
+	const char *separator = "";
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		if (!(queue_mask >> q & 1) || !plot->queues[q].seen)
+			continue;
+		/* The band between lowest and highest per bucket, its top as a line, drops on it */
+		fprintf(gp,
+			"%s'%s/queue%u.dat' using 1:2:3 with filledcurves fs transparent solid 0.25 "
+			"lc %u notitle, "
+			"'%s/queue%u.dat' using 1:3 with lines lw 1.5 lc %u title 'queue %u'",
+			separator, dir, q, q + 1, dir, q, q + 1, q);
+		if (plot->queues[q].drops)
+			fprintf(gp, ", '%s/drops%u.dat' using 1:2 with points pt 2 ps 0.8 lc %u "
+				    "title 'queue %u drops (%" PRIu64 ")'",
+				dir, q, q + 1, q, plot->queues[q].drops);
+		separator = ", \\\n     ";
+	}
+	fprintf(gp, "\n");
+	if (fclose(gp) != 0) {
+		snprintf(error, error_size, "%s: %s", path, strerror(errno));
+		return -EIO;
+	}
+
+	char log[256];
+	snprintf(log, sizeof log, "%s/gnuplot.log", dir);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(error, error_size, "fork: %s", strerror(errno));
+		return -errno;
+	}
+	if (pid == 0) {
+		if (!freopen(log, "w", stderr) || !freopen("/dev/null", "w", stdout))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", path, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		snprintf(error, error_size, "gnuplot is not installed (make deps installs gnuplot-nox)");
+		return -ENOENT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char line[256] = "";
+		FILE *f = fopen(log, "r");
+		while (f && fgets(line, sizeof line, f) && (line[0] == '\n' || line[0] == ' '))
+			;
+		if (f)
+			fclose(f);
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(error, error_size, "gnuplot failed: %s", line[0] ? line : "no message");
+		return -EIO;
+	}
+	return 0;
+}
+
+static void remove_work(const char *dir)
+{
+	const char *names[] = {"plot.gp", "gnuplot.log"};
+	char path[256];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		snprintf(path, sizeof path, "%s/queue%u.dat", dir, q);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/drops%u.dat", dir, q);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static int plot_run(struct cli *cli, int argc, char **argv)
+{
+	const char *out = NULL, *title = NULL, *keep = NULL;
+	const char *files[argc > 0 ? argc : 1];
+	size_t n_files = 0;
+	uint32_t queue_mask = 0xff;
+	bool queues_given = false;
+	struct stat_reader_options options;
+	stat_reader_default_options(&options);
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+		bool has_value = i + 1 < argc;
+		if (!strcmp(arg, "-o") || !strcmp(arg, "--queues") || !strcmp(arg, "--filter") ||
+		    !strcmp(arg, "--udp-port") || !strcmp(arg, "--title") ||
+		    !strcmp(arg, "--data")) {
+			if (!has_value)
+				return cli_usage(cli, "%s needs a value", arg);
+			const char *value = argv[++i];
+			const char *why = NULL;
+			uint64_t number;
+			if (!strcmp(arg, "-o")) {
+				out = value;
+			} else if (!strcmp(arg, "--queues")) {
+				why = parse_number_set(value, PKTSTATS_QUEUES - 1, &queue_mask);
+				queues_given = true;
+			} else if (!strcmp(arg, "--filter")) {
+				options.filter = value;
+			} else if (!strcmp(arg, "--udp-port")) {
+				if (!(why = parse_number(value, 1, 65535, &number)))
+					options.udp_port = (uint16_t)number;
+			} else if (!strcmp(arg, "--data")) {
+				keep = value;
+			} else {
+				title = value;
+			}
+			if (why)
+				return cli_usage(cli, "%s '%s': %s", arg, value, why);
+		} else if (arg[0] == '-' && arg[1]) {
+			return cli_usage(cli, "unknown option '%s'", arg);
+		} else {
+			files[n_files++] = arg;
+		}
+	}
+	if (n_files == 0)
+		return cli_usage(cli, "no capture file given");
+	if (!out)
+		return cli_usage(cli, "no output given (-o FILE.png)");
+	if (queues_given && queue_mask == 0)
+		return cli_usage(cli, "--queues none leaves nothing to plot");
+
+	/* Pass 1: span and largest occupancy, and every problem reported once. */
+	char error[512] = "";
+	struct stat_reader *reader;
+	options.summary_only = true;
+	int err = stat_reader_open(&reader, files, n_files, &options, error, sizeof error);
+	if (err < 0)
+		return cli_usage(cli, "%s", error);
+	struct stat_record rec;
+	int status = CLI_OK;
+	uint64_t malformed = 0;
+	while ((err = stat_reader_next(reader, &rec)) != 0) {
+		if (err < 0) {
+			fprintf(stderr, "pktstats: plot: %s\n", stat_reader_error(reader));
+			status = CLI_RUNTIME;
+		} else if (rec.status == STAT_RECORD_MALFORMED) {
+			malformed++;
+		}
+	}
+	struct stat_summary summary;
+	stat_reader_summary(reader, &summary);
+	stat_reader_close(reader);
+	if (status != CLI_OK)
+		return status; /* a file could not be read: said above */
+	if (summary.packets == 0) {
+		fprintf(stderr, "pktstats: plot: no stat packets in %s%s\n", files[0],
+			n_files > 1 ? " and the other files" : "");
+		return CLI_RUNTIME;
+	}
+	if (malformed)
+		fprintf(stderr, "pktstats: plot: %" PRIu64 " malformed stat packets left out "
+				"(pktstats decode --summary lists them)\n", malformed);
+	int64_t max_words = 0;
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		if (queue_mask >> q & 1 && summary.queues[q].max_occupancy > max_words)
+			max_words = summary.queues[q].max_occupancy;
+
+	/* Pass 2: the buckets. */
+	struct plot plot = {.first_ns = summary.first_ns,
+			    .span_ns = summary.last_ns > summary.first_ns
+					       ? summary.last_ns - summary.first_ns : 0};
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		plot.queues[q].buckets = malloc(PLOT_BUCKETS * sizeof(struct bucket));
+		if (!plot.queues[q].buckets) {
+			fprintf(stderr, "pktstats: plot: out of memory\n");
+			status = CLI_RUNTIME;
+			goto done;
+		}
+		for (size_t b = 0; b < PLOT_BUCKETS; b++)
+			plot.queues[q].buckets[b] = (struct bucket){.low = 1, .high = 0};
+	}
+	options.summary_only = false;
+	if (fill(&plot, files, n_files, &options, queue_mask, error, sizeof error) < 0) {
+		fprintf(stderr, "pktstats: plot: %s\n", error);
+		status = CLI_RUNTIME;
+		goto done;
+	}
+
+	char dir[200] = "/tmp/pktstats-plot.XXXXXX";
+	if (keep) {
+		snprintf(dir, sizeof dir, "%s", keep);
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(errno));
+			status = CLI_RUNTIME;
+			goto done;
+		}
+	} else if (!mkdtemp(dir)) {
+		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(errno));
+		status = CLI_RUNTIME;
+		goto done;
+	}
+	double time_scale, size_scale;
+	const char *t_unit = time_unit(plot.span_ns, &time_scale);
+	const char *s_unit = size_unit(max_words, &size_scale);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES && status == CLI_OK; q++)
+		if (queue_mask >> q & 1 && plot.queues[q].seen &&
+		    (err = write_data(&plot, q, dir, time_scale, size_scale)) < 0) {
+			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
+			status = CLI_RUNTIME;
+		}
+	char default_title[256];
+	snprintf(default_title, sizeof default_title, "%s: queue occupancy from %" PRIu64
+		 " stat packets", files[0], summary.packets);
+	if (status == CLI_OK &&
+	    draw(&plot, queue_mask, dir, out, title ? title : default_title, t_unit, s_unit, error,
+		 sizeof error) < 0) {
+		fprintf(stderr, "pktstats: plot: %s\n", error);
+		status = CLI_RUNTIME;
+	}
+	if (!keep)
+		remove_work(dir);
+done:
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		free(plot.queues[q].buckets);
+	return status;
+}
+
+static const char plot_details[] =
+	"Reads the stat packets of the captures (pcap or pcapng, in order, as one capture) and\n"
+	"draws each queue's occupancy over time into a PNG through gnuplot: a line for the\n"
+	"highest occupancy in each of 2000 time steps, a band down to the lowest, and crosses\n"
+	"where packets were dropped. Time runs from the first stat packet, in us, ms or s;\n"
+	"occupancy is in bytes or KiB.\n"
+	"Options:\n"
+	"  -o FILE.png        the picture (required)\n"
+	"  --queues SET       queues to draw: 0..7 as a list (0,2-4) or hex mask (default: every\n"
+	"                     queue with stat data)\n"
+	"  --filter EXPR      BPF filter selecting the stat packets (default: UDP port 27033)\n"
+	"  --udp-port N       the stat packets' UDP destination port, for the default filter\n"
+	"  --title TEXT       the plot's title\n"
+	"  --data DIR         keep what gnuplot drew in DIR: queueQ.dat (time, lowest and\n"
+	"                     highest occupancy per step, in the axes' units), dropsQ.dat (time,\n"
+	"                     occupancy), plot.gp (the script), for plots of your own\n"
+	"Example: pktstats plot stats.pcap -o queues.png --queues 3,5\n";
+
+static const struct cli_verb plot_verbs[] = {
+	{"", "FILE... -o FILE.png [--queues SET] [--filter EXPR] [--udp-port N] [--title TEXT] "
+	     "[--data DIR]",
+	 "Plot queue occupancy over time from the stat packets of captures", plot_details,
+	 plot_run},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct cli_object cli_object_plot = {
+	.name = "plot",
+	.summary = "Queue occupancy over time, from captures, as a PNG (gnuplot)",
+	.verbs = plot_verbs,
+};

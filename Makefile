@@ -267,6 +267,8 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
 TEST_BINARIES += $(BUILD)/asan/tb/wireshark/decode_fields
+# The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
+TEST_BINARIES += $(BUILD)/asan/tb/fuzz/replay_payload $(BUILD)/asan/tb/fuzz/replay_stream
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
@@ -293,6 +295,7 @@ test: deps $(TEST_BINARIES)
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
+		$(foreach t,$(FUZZ_TARGETS),"test_fuzz_$(t)=$(BUILD)/asan/tb/fuzz/replay_$(t) tb/fuzz/corpus/$(t) tb/fuzz/regressions/$(t)") \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
 		"synth=$(MAKE) --no-print-directory synth-evcap"

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Shared by the decoder fuzz targets (tb/fuzz/fuzz_payload.c, tb/fuzz/fuzz_stream.c):
+ *
+ *   FUZZ_CHECK()      abort() with a message when an invariant breaks, so that libFuzzer
+ *                     reports logic bugs as crashes, not only memory errors;
+ *   ref_decode()      a deliberately naive reference decoder of one stat payload, written from
+ *                     docs/packet-format.md and decode.h, not from decode.c: every tick is
+ *                     reduced modulo 2^62 at each step (decode.c defers the modulo), every
+ *                     check is spelled out in the documented order. The targets compare the
+ *                     production decoder with it field for field;
+ *   check_packet()    invariants a successfully decoded packet must satisfy on its own;
+ *   the max_events table that makes tiny event arrays (and -ENOSPC) frequent.
+ *
+ * Everything is static inline: each target includes this header once and uses a subset.
+ */
+#ifndef PKTSTATS_FUZZ_COMMON_H
+#define PKTSTATS_FUZZ_COMMON_H
+
+#include "pktstats/decode.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_CHECK(cond)                                                                      \
+	do {                                                                                  \
+		if (!(cond)) {                                                                \
+			fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__,   \
+				#cond);                                                       \
+			abort();                                                              \
+		}                                                                             \
+	} while (0)
+
+#define REF_MASK62 ((UINT64_C(1) << 62) - 1)
+
+/* Event array sizes chosen by one input nibble: mostly tiny, so that -ENOSPC and the boundary
+ * n_events == max_events are hit all the time, plus the two documented "always enough" sizes. */
+static const size_t fuzz_max_events_table[16] = {
+	0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 365, PKTSTATS_HW_MAX_EVENTS,
+	PKTSTATS_DECODE_MAX_EVENTS,
+};
+
+static inline uint32_t ref_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/*
+ * Reference decode. Returns 0 or -EBADMSG (never -ENOSPC: `events` must hold at least
+ * (len / 4) entries; NULL is allowed when the caller only wants the packet). *reason is set.
+ * On -EBADMSG only the header fields (those set before the reason was found) are meaningful.
+ */
+static inline int ref_decode(const uint8_t *p, size_t len, bool accept_v1, unsigned v1_res,
+			     struct pktstats_packet *pkt, struct pktstats_event *events,
+			     enum pktstats_decode_error *reason)
+{
+	unsigned version, res;
+	size_t header;
+
+	memset(pkt, 0, sizeof(*pkt));
+	*reason = PKTSTATS_DECODE_OK;
+	if (len < 1) {
+		*reason = PKTSTATS_DECODE_TRUNCATED;
+		return -EBADMSG;
+	}
+	version = p[0] & 0x0f;
+	if (version == 2) {
+		header = 38;
+		res = (p[0] >> 4) & 7;
+	} else if (version == 1 && accept_v1) {
+		header = 70;
+		res = v1_res;
+	} else {
+		*reason = PKTSTATS_DECODE_BAD_VERSION;
+		return -EBADMSG;
+	}
+	if (len < header) {
+		*reason = PKTSTATS_DECODE_TRUNCATED;
+		return -EBADMSG;
+	}
+	if (p[1] != 3) {
+		*reason = PKTSTATS_DECODE_BAD_EVENT_TYPES;
+		return -EBADMSG;
+	}
+	pkt->version = (uint8_t)version;
+	pkt->resolution = (uint8_t)res;
+	pkt->event_types = 3;
+	pkt->sequence = ref_be32(p + 2);
+	pkt->missed = version == 2 && (p[0] & 0x80);
+	for (unsigned q = 0; q < 8; q++) {
+		if (version == 2) {
+			pkt->queue_size[q] = ref_be32(p + 6 + 4 * q);
+		} else {
+			pkt->queue_size[q] = ref_be32(p + 6 + 8 * q);
+			pkt->queue_packets[q] = ref_be32(p + 10 + 8 * q);
+		}
+	}
+	pkt->n_slots = (uint32_t)((len - header) / 4);
+	if ((len - header) % 4) {
+		*reason = PKTSTATS_DECODE_PARTIAL_SLOT;
+		return -EBADMSG;
+	}
+	if (pkt->n_slots == 0) {
+		*reason = PKTSTATS_DECODE_NO_EVENTS;
+		return -EBADMSG;
+	}
+
+	const uint8_t *slots = p + header;
+	if (slots[0] >> 6 != 0) {
+		*reason = PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP;
+		return -EBADMSG;
+	}
+	if (pkt->n_slots < 2) {
+		*reason = PKTSTATS_DECODE_CUT_TIMESTAMP;
+		return -EBADMSG;
+	}
+
+	uint64_t tick = (uint64_t)(ref_be32(slots) & 0x3fffffff) << 32 | ref_be32(slots + 4);
+	int64_t occ[8];
+	uint32_t n = 0, n_ts = 1;
+
+	pkt->start_tick = pkt->first_tick = pkt->last_tick = tick;
+	for (unsigned q = 0; q < 8; q++)
+		occ[q] = pkt->queue_size[q];
+	for (uint32_t i = 2; i < pkt->n_slots; i++) {
+		uint32_t s = ref_be32(slots + 4 * (size_t)i);
+		unsigned type = s >> 30, q = (s >> 27) & 7, length = (s >> 19) & 0xff;
+		uint32_t field = s & 0x7ffff;
+
+		if (type == 0) {
+			if (i + 1 == pkt->n_slots) {
+				*reason = PKTSTATS_DECODE_CUT_TIMESTAMP;
+				return -EBADMSG;
+			}
+			i++;
+			tick = (uint64_t)(s & 0x3fffffff) << 32 | ref_be32(slots + 4 * (size_t)i);
+			n_ts++;
+			continue;
+		}
+		if (version == 2)
+			tick = (tick + field) & REF_MASK62;
+		else /* the smallest tick >= the previous one whose low 19 bits are `field` */
+			tick = (tick + ((field - (tick & 0x7ffff)) & 0x7ffff)) & REF_MASK62;
+		if (type == 1)
+			occ[q] += length;
+		else if (type == 2)
+			occ[q] -= length;
+		if (n == 0)
+			pkt->first_tick = tick;
+		pkt->last_tick = tick;
+		if (events)
+			events[n] = (struct pktstats_event){
+				.tick = tick,
+				.time_ns = (tick << res) * 8,
+				.occupancy = occ[q],
+				.slot = i,
+				.type = (uint8_t)type,
+				.queue = (uint8_t)q,
+				.length = (uint8_t)length,
+			};
+		n++;
+	}
+	pkt->n_events = n;
+	pkt->n_timestamps = n_ts;
+	if (n == 0 && version == 2) {
+		*reason = PKTSTATS_DECODE_NO_EVENTS;
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* The header fields, valid whenever version != 0 (also on -EBADMSG). */
+static inline void check_same_header(const struct pktstats_packet *a,
+				     const struct pktstats_packet *b)
+{
+	FUZZ_CHECK(a->version == b->version);
+	if (!a->version)
+		return;
+	FUZZ_CHECK(a->missed == b->missed);
+	FUZZ_CHECK(a->resolution == b->resolution);
+	FUZZ_CHECK(a->event_types == b->event_types);
+	FUZZ_CHECK(a->sequence == b->sequence);
+	FUZZ_CHECK(a->n_slots == b->n_slots);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		FUZZ_CHECK(a->queue_size[q] == b->queue_size[q]);
+		FUZZ_CHECK(a->queue_packets[q] == b->queue_packets[q]);
+	}
+}
+
+/* Every field, for packets that decoded (0 or -ENOSPC). */
+static inline void check_same_packet(const struct pktstats_packet *a,
+				     const struct pktstats_packet *b)
+{
+	check_same_header(a, b);
+	FUZZ_CHECK(a->n_events == b->n_events);
+	FUZZ_CHECK(a->n_timestamps == b->n_timestamps);
+	FUZZ_CHECK(a->start_tick == b->start_tick);
+	FUZZ_CHECK(a->first_tick == b->first_tick);
+	FUZZ_CHECK(a->last_tick == b->last_tick);
+}
+
+/* Invariants of a decoded packet and its first n events, independent of any reference. */
+static inline void check_packet(const struct pktstats_packet *pkt,
+				const struct pktstats_event *events, size_t n)
+{
+	FUZZ_CHECK(pkt->version == 1 || pkt->version == 2);
+	FUZZ_CHECK(pkt->resolution <= PKTSTATS_RESOLUTION_MAX);
+	FUZZ_CHECK(pkt->event_types == PKTSTATS_EVENT_TYPES);
+	FUZZ_CHECK(pkt->n_timestamps >= 1);
+	/* a timestamp takes two slots, a short event one, and every slot is used */
+	FUZZ_CHECK((uint64_t)pkt->n_events + 2 * (uint64_t)pkt->n_timestamps == pkt->n_slots);
+	FUZZ_CHECK(pkt->version == 1 || pkt->n_events >= 1);
+	FUZZ_CHECK(pkt->version == 2 || !pkt->missed);
+	FUZZ_CHECK(pkt->start_tick <= PKTSTATS_TIMESTAMP_MASK);
+	FUZZ_CHECK(pkt->first_tick <= PKTSTATS_TIMESTAMP_MASK);
+	FUZZ_CHECK(pkt->last_tick <= PKTSTATS_TIMESTAMP_MASK);
+	if (pkt->n_events == 0)
+		FUZZ_CHECK(pkt->first_tick == pkt->start_tick && pkt->last_tick == pkt->start_tick);
+	FUZZ_CHECK(n <= pkt->n_events);
+	if (!events)
+		return;
+
+	int64_t occ[PKTSTATS_QUEUES];
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		occ[q] = pkt->queue_size[q];
+	for (size_t i = 0; i < n; i++) {
+		const struct pktstats_event *e = &events[i];
+
+		FUZZ_CHECK(e->type >= PKTSTATS_EVENT_ARRIVAL && e->type <= PKTSTATS_EVENT_DROP);
+		FUZZ_CHECK(e->queue < PKTSTATS_QUEUES && e->reserved == 0);
+		FUZZ_CHECK(e->slot >= 2 && e->slot < pkt->n_slots);
+		FUZZ_CHECK(i == 0 || e->slot > events[i - 1].slot);
+		FUZZ_CHECK(e->tick <= PKTSTATS_TIMESTAMP_MASK);
+		FUZZ_CHECK(e->time_ns == pktstats_tick_to_ns(e->tick, pkt->resolution));
+		/* occupancy: the previous value of the queue +len, -len or unchanged */
+		int64_t delta = e->type == PKTSTATS_EVENT_ARRIVAL ? e->length
+			      : e->type == PKTSTATS_EVENT_DEPARTURE ? -(int64_t)e->length : 0;
+		FUZZ_CHECK(e->occupancy == occ[e->queue] + delta);
+		occ[e->queue] = e->occupancy;
+	}
+	if (n > 0)
+		FUZZ_CHECK(events[0].tick == pkt->first_tick);
+	if (n > 0 && n == pkt->n_events)
+		FUZZ_CHECK(events[n - 1].tick == pkt->last_tick);
+}
+
+/* An exactly sized heap array, so that AddressSanitizer catches a write past max_events (even
+ * for max_events = 0: malloc(0) under ASan is a valid zero-byte block). */
+static inline struct pktstats_event *alloc_events(size_t max_events)
+{
+	struct pktstats_event *e = malloc(max_events * sizeof(*e));
+
+	if (!e && max_events == 0)
+		e = malloc(1);
+	FUZZ_CHECK(e != NULL);
+	return e;
+}
+
+#endif

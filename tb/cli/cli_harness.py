@@ -12,29 +12,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
 import pktstats_sim  # noqa: E402
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def point(self, ok, name, detail=""):
-        self.n += 1
-        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name), flush=True)
-        if not ok:
-            self.failed += 1
-            for line in str(detail).splitlines()[:30]:
-                print("# " + line, flush=True)
-        return ok
-
-    def comment(self, text):
-        for line in str(text).splitlines():
-            print("# " + line, flush=True)
-
-    def done(self):
-        print("1..%d" % self.n, flush=True)
-        return 1 if self.failed else 0
+from tap_output import Tap  # noqa: E402
 
 
 def register_table():

@@ -37,6 +37,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
 import pktstats_sim  # noqa: E402
+from tap_output import Tap  # noqa: E402
 
 CLOCK_NS = 8
 PORTS = 8
@@ -45,26 +46,6 @@ NEVER = "10s"  # --duration: the driver stops the run with SIGINT long before
 
 
 R = pktstats_sim.registers()
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def point(self, ok, name, detail=""):
-        self.n += 1
-        self.failed += not ok
-        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
-        if not ok and detail:
-            for line in str(detail).splitlines()[:20]:
-                print("# " + line)
-        sys.stdout.flush()
-
-    def comment(self, text):
-        for line in text.splitlines():
-            print("# " + line)
-        sys.stdout.flush()
 
 
 class Simulator(pktstats_sim.Simulator):

@@ -44,6 +44,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
+from tap_output import Tap  # noqa: E402
 # PKTSTATS_LUA: another copy of the dissector (to check that a broken one fails the test).
 LUA = os.environ.get("PKTSTATS_LUA") or os.path.join(ROOT, "sw", "tools", "wireshark",
                                                      "pktstats.lua")
@@ -51,25 +53,6 @@ PORT = 27033
 TIMESTAMP, ARRIVAL, DEPARTURE, DROP = 0, 1, 2, 3
 MASK62 = (1 << 62) - 1
 LUA_RUN = LUA  # the copy tshark loads (main() puts one in the work directory)
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def point(self, ok, name, detail=""):
-        self.n += 1
-        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name), flush=True)
-        if not ok:
-            self.failed += 1
-            for line in str(detail).splitlines()[:30]:
-                print("# " + line, flush=True)
-        return ok
-
-    def done(self):
-        print("1..%d" % self.n, flush=True)
-        return 1 if self.failed else 0
 
 
 # ---------------------------------------------------------------------------------------------

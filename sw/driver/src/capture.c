@@ -13,20 +13,6 @@
 #include "pktstats/capture.h"
 #include "pktstats/regs.h"
 
-static uint64_t mac_to_register(const uint8_t mac[6])
-{
-	uint64_t value = 0;
-	for (int i = 0; i < 6; i++)
-		value = value << 8 | mac[i];
-	return value;
-}
-
-static void mac_from_register(uint64_t value, uint8_t mac[6])
-{
-	for (int i = 5; i >= 0; i--, value >>= 8)
-		mac[i] = (uint8_t)value;
-}
-
 void pktstats_capture_defaults(struct pktstats_capture_config *config)
 {
 	memset(config, 0, sizeof *config);

@@ -42,3 +42,17 @@ int named_write64(struct pktstats_dev *dev, uint32_t address, uint64_t value)
 {
 	return named(dev, pktstats_write64(dev, address, value), address);
 }
+
+uint64_t mac_to_register(const uint8_t mac[6])
+{
+	uint64_t value = 0;
+	for (int i = 0; i < 6; i++)
+		value = value << 8 | mac[i];
+	return value;
+}
+
+void mac_from_register(uint64_t value, uint8_t mac[6])
+{
+	for (int i = 5; i >= 0; i--, value >>= 8)
+		mac[i] = (uint8_t)value;
+}

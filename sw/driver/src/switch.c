@@ -86,14 +86,6 @@ int pktstats_queue_clear(struct pktstats_dev *dev, unsigned queue)
 	return 0;
 }
 
-static uint64_t mac_number(const uint8_t mac[6])
-{
-	uint64_t value = 0;
-	for (int i = 0; i < 6; i++)
-		value = value << 8 | mac[i];
-	return value;
-}
-
 int pktstats_fdb_size(struct pktstats_dev *dev, unsigned *entries)
 {
 	if (!entries)
@@ -130,8 +122,7 @@ int pktstats_fdb_read(struct pktstats_dev *dev, unsigned index, struct pktstats_
 		return err;
 	memset(entry, 0, sizeof *entry);
 	entry->index = index;
-	for (int i = 5; i >= 0; i--, mac >>= 8)
-		entry->mac[i] = (uint8_t)mac;
+	mac_from_register(mac, entry->mac);
 	entry->port = word & PKTSTATS_SWITCH_TABLE_ENTRY_PORT_MASK;
 	entry->valid = word & PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK;
 	entry->is_static = word & PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK;
@@ -150,7 +141,7 @@ int pktstats_fdb_write(struct pktstats_dev *dev, const struct pktstats_fdb_entry
 			(entry->valid ? PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK : 0) |
 			(entry->is_static ? PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK : 0);
 	if (err < 0 || (err = named_write32(dev, PKTSTATS_SWITCH_TABLE_INDEX, entry->index)) < 0 ||
-	    (err = named_write64(dev, PKTSTATS_SWITCH_TABLE_MAC, mac_number(entry->mac))) < 0 ||
+	    (err = named_write64(dev, PKTSTATS_SWITCH_TABLE_MAC, mac_to_register(entry->mac))) < 0 ||
 	    (err = named_write32(dev, PKTSTATS_SWITCH_TABLE_ENTRY, word)) < 0)
 		return err;
 	return named_write32(dev, PKTSTATS_SWITCH_TABLE_COMMAND,
@@ -182,7 +173,7 @@ struct fdb_search {
 static int find_slot(const struct pktstats_fdb_entry *entry, void *context)
 {
 	struct fdb_search *search = context;
-	if (entry->valid && mac_number(entry->mac) == search->mac && search->holding < 0)
+	if (entry->valid && mac_to_register(entry->mac) == search->mac && search->holding < 0)
 		search->holding = (int)entry->index;
 	if (!entry->valid && search->free < 0)
 		search->free = (int)entry->index;
@@ -200,7 +191,7 @@ int pktstats_fdb_add(struct pktstats_dev *dev, const uint8_t mac[6], unsigned po
 				     mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 	if (port > 7)
 		return pktstats_fail(dev, -EINVAL, "port %u is not 0..7", port);
-	struct fdb_search search = {.mac = mac_number(mac), .holding = -1, .free = -1};
+	struct fdb_search search = {.mac = mac_to_register(mac), .holding = -1, .free = -1};
 	int err = fdb_each(dev, find_slot, &search);
 	if (err < 0)
 		return err;
@@ -218,7 +209,7 @@ int pktstats_fdb_add(struct pktstats_dev *dev, const uint8_t mac[6], unsigned po
 static int delete_matching(const struct pktstats_fdb_entry *entry, void *context)
 {
 	struct fdb_search *search = context;
-	if (!entry->valid || mac_number(entry->mac) != search->mac)
+	if (!entry->valid || mac_to_register(entry->mac) != search->mac)
 		return 0;
 	struct pktstats_fdb_entry removed = *entry;
 	removed.valid = false;
@@ -233,7 +224,7 @@ int pktstats_fdb_delete(struct pktstats_dev *dev, const uint8_t mac[6])
 {
 	if (!dev || !mac)
 		return -EINVAL;
-	struct fdb_search search = {.mac = mac_number(mac), .dev = dev};
+	struct fdb_search search = {.mac = mac_to_register(mac), .dev = dev};
 	int err = fdb_each(dev, delete_matching, &search);
 	if (err < 0)
 		return err;

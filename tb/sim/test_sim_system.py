@@ -17,7 +17,8 @@ program's TAP, after each scenario's own points (what the scenario must have exe
 every queue busy, several resolutions...).
 
 Randomized parts (generator seeds, the pcaps written here) come from the seed. Without --seed
-every scenario runs with the fixed seed 1 and with one new seed, both printed; --seed S (which
+every scenario runs with the fixed seeds (FIXED_SEEDS: 1, and each seed that ever failed) and
+with one new seed, all printed; --seed S (which
 may be repeated) runs those seeds only and replays a run's traffic exactly. (When the register
 writes land relative to the traffic depends on how fast the client answers, to within a few
 hundred clocks, so a toggle or resolution change may move slightly between replays.)
@@ -419,9 +420,12 @@ def resolution_changes(seed):
 def pcap_input(seed):
     # Captures with real inter-arrival times, written here as microsecond pcap: exponential
     # gaps (mean 8 us), bursts faster than the wire (the MAC serializes them), frames of
-    # 60..1514 bytes to ports and broadcast, then a 4.5 ms silence (more than 2^19 ticks at
-    # c = 0) and more traffic. The flush timeout is off, so the packet open across the silence
-    # needs a timestamp event for the gap. Stat packets on MAC port 2.
+    # 60..1514 bytes to ports and broadcast, then a 5.5 ms silence and more traffic. The
+    # flush timeout is off, so the packet open across the silence needs a timestamp event for
+    # the gap: 2^19 ticks at c = 0 are 4.19 ms, and the queues take up to about 0.45 ms after
+    # the silence begins to drain (seed 795595328: the last event 0.44 ms into a 4.5 ms
+    # silence left a gap of 521,356 clocks, too short), so the silence has 1.3 ms to spare.
+    # Stat packets on MAC port 2.
     rng = random.Random(seed * 7 + 6)
     sources = (0, 1, 4, 7)
 
@@ -431,9 +435,9 @@ def pcap_input(seed):
             frames, i = [], 0
             origin = 1_700_000_000_000_000_000 + p * 12345  # a wall-clock-like first timestamp
             t = origin
-            while t - origin < 6_600_000:
-                if 1_500_000 <= t - origin < 6_000_000:
-                    t = origin + 6_000_000  # the silence
+            while t - origin < 7_600_000:
+                if 1_500_000 <= t - origin < 7_000_000:
+                    t = origin + 7_000_000  # the silence
                 burst = rng.random() < 0.15
                 for _ in range(rng.randint(3, 12) if burst else 1):
                     size = rng.choice([60, 60, 64, 128, 590, 1000, 1514, rng.randint(60, 1514)])
@@ -447,7 +451,7 @@ def pcap_input(seed):
             paths.append("%d:in=%s" % (p, path))
             total += len(frames)
         return paths, total
-    s = Scenario("pcap-input", [], stat_port=2, traffic_end_ns=6_700_000, inputs=inputs,
+    s = Scenario("pcap-input", [], stat_port=2, traffic_end_ns=7_700_000, inputs=inputs,
                  queue_limits={3: 400, 5: 400}, flush_timeout=0)
 
     def expect(queues, figures, missed, windows):
@@ -464,6 +468,10 @@ SCENARIOS = [("incast", incast), ("worst-case", worst_case), ("mixed-sizes", mix
              ("resolution-changes", resolution_changes), ("pcap-input", pcap_input)]
 
 
+# Seed 1, then seeds that once failed: 795595328 (pcap-input's silence too short, see there).
+FIXED_SEEDS = [1, 795595328]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("simulator")
@@ -472,7 +480,7 @@ def main():
     parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
     parser.add_argument("--keep", help="keep the run's files in this directory")
     options = parser.parse_args()
-    seeds = options.seed or [1, int(time.time()) % 1000000007]
+    seeds = options.seed or FIXED_SEEDS + [int(time.time()) % 1000000007]
     tap = Tap()
     tap.comment("seeds %s (replay one: %s SIMULATOR CHECKER --seed S [--only SCENARIO])"
                 % (" ".join(map(str, seeds)), sys.argv[0]))

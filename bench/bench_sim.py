@@ -40,11 +40,12 @@ CLOCK_NS = 8
 PORTS = 8
 STAT_PORT = 0                      # a 1 Gb/s MAC port
 
-# Registers (docs/regmap.md)
-EVCAP_CONTROL = 0x1008             # bit 0: enable
-EVCAP_OUTPUT_PORTS = 0x101C        # bit p: stat packets out of port p
-EVCAP_EVENTS_MISSED = 0x1060       # 64-bit counters: low word first
-EVCAP_EVENTS_SENT = 0x1068
+# Registers (docs/regmap.md), from the generated header
+REGS = pktstats_sim.registers()
+EVCAP_CONTROL = REGS["EVCAP_CONTROL"]              # bit 0: enable
+EVCAP_OUTPUT_PORTS = REGS["EVCAP_OUTPUT_PORTS"]    # bit p: stat packets out of port p
+EVCAP_EVENTS_MISSED = REGS["EVCAP_EVENTS_MISSED"]  # 64-bit counters: low word first
+EVCAP_EVENTS_SENT = REGS["EVCAP_EVENTS_SENT"]
 
 SUMMARY_CLOCKS = re.compile(r"= (\d+) clocks \(traffic from clock (\d+)\), wall ([\d.]+) s, "
                             r"(\d+) clocks/s")

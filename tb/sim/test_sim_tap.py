@@ -27,7 +27,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "common"))
-from pktstats_sim import Connection  # noqa: E402
+from pktstats_sim import Connection, registers as register_addresses  # noqa: E402
 
 NAMESPACE = f"pstap{os.getpid() % 100000}"
 EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
@@ -140,8 +140,10 @@ def run(sim, work):
         # 3. Stat packets on port 2, out of pst2.
         try:
             with Connection(socket_path, timeout=20) as registers:
-                for line in ("write 0x101c 0x4", "write 0x104c 1250", "write 0x1008 1"):
-                    registers.request(line)
+                regs = register_addresses()
+                for name, value in (("EVCAP_OUTPUT_PORTS", 1 << 2),
+                                    ("EVCAP_FLUSH_TIMEOUT", 1250), ("EVCAP_CONTROL", 1)):
+                    registers.request("write %#x %d" % (regs[name], value))
             refused = ""
         except RuntimeError as error:  # a reply other than ok
             refused = str(error)

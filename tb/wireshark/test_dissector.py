@@ -35,8 +35,6 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -45,6 +43,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
+from pktstats_sim import Simulator  # noqa: E402
 from tap_output import Tap  # noqa: E402
 # PKTSTATS_LUA: another copy of the dissector (to check that a broken one fails the test).
 LUA = os.environ.get("PKTSTATS_LUA") or os.path.join(ROOT, "sw", "tools", "wireshark",
@@ -209,74 +208,45 @@ def random_frames():
 def sim_capture(sim_binary, cli, work):
     """A real capture: the simulated switch configured through the CLI, the resolution changed
     twice while capturing (8 ns, 128 ns, 1024 ns), queue 1 overloaded and dropping."""
-    sock_path = os.path.join(work, "sim.sock")
     pcap = os.path.join(work, "sim.pcap")
-    log = open(os.path.join(work, "sim.log"), "w")
-    proc = subprocess.Popen(
-        [sim_binary, "--socket", sock_path, "--wait", "--duration", "10s",
-         "--port", "0:gen=0.7,to=1,size=imix,seed=1", "--port", "2:gen=0.7,to=1,seed=2",
-         "--port", "4:gen=0.1,to=3,seed=3", "--port", "3:gen=0.2,seed=4",
-         "--port", "5:out=" + pcap], stdout=log, stderr=log)
-    device = "sim:" + sock_path
+    with Simulator(sim_binary, work, [
+            "--duration", "10s", "--port", "0:gen=0.7,to=1,size=imix,seed=1",
+            "--port", "2:gen=0.7,to=1,seed=2", "--port", "4:gen=0.1,to=3,seed=3",
+            "--port", "3:gen=0.2,seed=4", "--port", "5:out=" + pcap], wait=True) as sim:
+        device = "sim:" + sim.socket_path
 
-    def run(*args):
-        out = subprocess.run([cli, "-d", device] + list(args), capture_output=True, text=True,
-                             timeout=60)
-        if out.returncode != 0:
-            raise RuntimeError("pktstats %s: %s" % (" ".join(args), out.stderr))
-        return out.stdout
+        def run(*args):
+            out = subprocess.run([cli, "-d", device] + list(args), capture_output=True,
+                                 text=True, timeout=60)
+            if out.returncode != 0:
+                raise RuntimeError("pktstats %s: %s" % (" ".join(args), out.stderr))
+            return out.stdout
 
-    def cycles():
-        return json.loads(run("-j", "timer", "show"))["cycles"]
+        def cycles():
+            return json.loads(run("-j", "timer", "show"))["cycles"]
 
-    def wait(n):
-        target = cycles() + n
-        deadline = time.monotonic() + 120
-        while cycles() < target:
-            if time.monotonic() > deadline:
-                raise RuntimeError("simulator stalled")
-            time.sleep(0.02)
+        def wait(n):
+            target = cycles() + n
+            deadline = time.monotonic() + 120
+            while cycles() < target:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("simulator stalled")
+                time.sleep(0.02)
 
-    try:
-        conn = None
-        for _ in range(400):
-            try:
-                conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                conn.connect(sock_path)
-                break
-            except OSError:
-                conn.close()
-                conn = None
-                if proc.poll() is not None:
-                    raise RuntimeError("pktstats-sim exited")
-                time.sleep(0.025)
-        if conn is None:
-            raise RuntimeError("no simulator socket")
         for port in range(4):
             run("fdb", "add", "02:00:00:00:00:%02x" % (port + 1), "port", str(port), "static")
         run("queue", "set", "1", "limit", "60")
         run("capture", "set", "resolution", "8ns", "queues", "all", "events", "all",
             "output-ports", "5", "max-length", "1500", "flush-timeout", "50us")
         run("capture", "start")
-        conn.sendall(b"start\n")
-        reply = conn.makefile().readline()
-        if not reply.startswith("ok"):
-            raise RuntimeError("start: " + reply)
+        sim.request("start")
         for tick in ("128ns", "1024ns"):
             wait(40_000)
             run("capture", "set", "resolution", tick)
         wait(40_000)
         run("capture", "stop")
         wait(10_000)
-        conn.close()
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        sim.stop()  # SIGINT: the simulator closes its pcap
     os.chmod(pcap, 0o644)
     return pcap
 

@@ -11,14 +11,20 @@ the Lua dissector, in events per second on one large capture. Run by `make bench
    full 1500-byte packets mostly) to DIR/stat-EVENTS.pcap, once: it is reused while it is newer
    than the generator. Before timing anything, the library decodes it and must find every
    event, no malformed packet and no lost packet.
-2. Each command runs RUNS times on it; the figures are the median wall time and the median CPU
-   time (user + system) of the whole process, start-up included, as events in the file per
-   second (on a shared machine the CPU figure is the steadier measure of one core):
-     pktstats decode --summary FILE > /dev/null   the CLI, when `pktstats decode` exists
-     bench_decode_lib FILE                         the library alone: libpcap + the stream
-                                                   decoder in summary mode (events = NULL)
-     bench_decode_lib --in-memory FILE             the stream decoder alone on frames read
+2. The commands below run RUNS rounds on it, side by side: each round runs every command
+   once, in turn, so that a slow spell of a shared machine falls on all of them alike. The
+   figures are the median wall time and the median CPU time (user + system) of the whole
+   process, start-up included, as events in the file per second, with the range of the wall
+   figures over the rounds:
+     pktstats decode --summary FILE > /dev/null   the CLI, when `pktstats decode` exists:
+                                                   reading, decoding, per-queue figures
+     bench_decode_lib --per-queue FILE             the library alone: libpcap + the stream
+                                                   decoder in summary mode adding each packet
+                                                   to a pktstats_summary (what the CLI runs)
+     bench_decode_lib --in-memory --per-queue FILE the same decoding alone, on frames read
                                                    into memory first (its own clock)
+     bench_decode_lib --in-memory FILE             summary mode without per-queue figures
+                                                   (validation, counters), decoding alone
      bench_decode_lib --read-only FILE             libpcap reading the frames, no decoding
      tcpdump -nr FILE > /dev/null                  tcpdump reading and printing one line per
                                                    packet (it decodes no event)
@@ -28,8 +34,9 @@ the Lua dissector, in events per second on one large capture. Run by `make bench
      tshark -n -X lua_script:sw/tools/wireshark/pktstats.lua -r SUBSET -T fields \
          -e pktstats.seq > /dev/null
    (as nobody through setpriv when run as root: tshark warns about running as root).
-3. Prints each figure and its ratio to the decoder's (the CLI's when it exists, else the
-   library's). The issue's target: 200 M events/s on one core in summary mode.
+3. Prints each figure and its ratio to the CLI's (the library's when there is no CLI), and
+   the target (200 M events/s on one core in summary mode) against two figures: the decoder
+   alone (in memory, per-queue summary) and the CLI end to end.
 """
 
 import argparse
@@ -46,24 +53,42 @@ LUA = os.path.join(ROOT, "sw", "tools", "wireshark", "pktstats.lua")
 TARGET = 200e6
 
 
-def wall(command, runs, env=None):
-    """Median wall time and median CPU time (user + system, the process and its children) of
-    `command` over `runs` runs (each must exit 0). On a busy machine the CPU time is the
-    steadier one-core figure; both are printed."""
-    walls, cpus = [], []
+def run_once(command, env=None):
+    """(wall seconds, CPU seconds: user + system) of one run of `command`, which must exit 0."""
+    start = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    stderr = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit("bench_decode: %s: exit %d: %s" % (" ".join(command), code,
+                                                   stderr.decode(errors="replace")))
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def inner_once(lib, pcap, *options):
+    """(seconds, CPU seconds) of bench_decode_lib's own clocks: the decoding loop alone."""
+    counts = lib_counts(lib, pcap, *options)
+    return counts["decode_seconds"], counts["decode_cpu_seconds"]
+
+
+def rounds(measurements, runs):
+    """Runs every measurement (label, command text, events, function returning (seconds, CPU
+    seconds)) once per round, in turn, for `runs` rounds. Returns the rows (label, command
+    text, events per median wall second, per median CPU second, slowest and fastest round's
+    events per wall second)."""
+    times = [[] for _ in measurements]
     for _ in range(runs):
-        start = time.monotonic()
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env=env)
-        stderr = proc.stderr.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        walls.append(time.monotonic() - start)
-        cpus.append(usage.ru_utime + usage.ru_stime)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            sys.exit("bench_decode: %s: exit %d: %s" % (" ".join(command), proc.returncode,
-                                                       stderr.decode(errors="replace")))
-    return statistics.median(walls), statistics.median(cpus)
+        for i, (_, _, _, once) in enumerate(measurements):
+            times[i].append(once())
+    rows = []
+    for (label, text, events, _), t in zip(measurements, times):
+        walls = [w for w, _ in t]
+        rows.append((label, text, events / statistics.median(walls),
+                     events / statistics.median(c for _, c in t),
+                     events / max(walls), events / min(walls)))
+    return rows
 
 
 def lib_counts(lib, pcap, *options):
@@ -116,32 +141,33 @@ def main():
     print("capture: %s, %.1f MB, %d stat packets, %d events (%.0f per packet), decoded by the "
           "library: 0 malformed, 0 lost" % (os.path.relpath(pcap, ROOT), size / 1e6,
                                             counts["packets"], events, events / counts["packets"]))
-    print("each figure: median wall time of %d runs of the whole command, start-up included"
-          % args.runs)
+    print("each figure: the median of %d rounds, each round running every command once in turn;"
+          " whole process, start-up included" % args.runs)
 
-    rows = []  # (label, command text, events per wall second, events per CPU second)
+    lib = os.path.relpath(args.lib, ROOT)
+    measurements = []  # (label, command text, events, one run)
     has_cli = subprocess.run([args.cli, "decode", "--help"], capture_output=True).returncode == 0
     if has_cli:
-        t, cpu = wall([args.cli, "decode", "--summary", pcap], args.runs)
-        rows.append(("pktstats decode --summary", "%s decode --summary FILE > /dev/null"
-                     % os.path.relpath(args.cli, ROOT), events / t, events / cpu))
-    t, cpu = wall([args.lib, pcap], args.runs)
-    rows.append(("library, summary mode", "%s FILE > /dev/null" % os.path.relpath(args.lib, ROOT),
-                 events / t, events / cpu))
-    inner = [lib_counts(args.lib, pcap, "--in-memory") for _ in range(args.runs)]
-    rows.append(("library, frames in memory", "%s --in-memory FILE (its own clocks: decoding "
-                 "alone)" % os.path.relpath(args.lib, ROOT),
-                 events / statistics.median(r["decode_seconds"] for r in inner),
-                 events / statistics.median(r["decode_cpu_seconds"] for r in inner)))
-    read_t, read_cpu = wall([args.lib, "--read-only", pcap], args.runs)
-    rows.append(("libpcap reading alone", "%s --read-only FILE > /dev/null"
-                 % os.path.relpath(args.lib, ROOT), events / read_t, events / read_cpu))
+        measurements.append(("pktstats decode --summary", "%s decode --summary FILE > /dev/null"
+                             % os.path.relpath(args.cli, ROOT), events,
+                             lambda: run_once([args.cli, "decode", "--summary", pcap])))
+    measurements.append(("library, per-queue", "%s --per-queue FILE > /dev/null" % lib, events,
+                         lambda: run_once([args.lib, "--per-queue", pcap])))
+    for label, options in (("in memory, per-queue", ("--per-queue",)),
+                           ("in memory, no per-queue", ())):
+        measurements.append(("library, " + label, "%s --in-memory %sFILE (its own clocks: "
+                             "decoding alone)" % (lib, "".join(o + " " for o in options)), events,
+                             lambda options=options: inner_once(args.lib, pcap, "--in-memory",
+                                                                *options)))
+    measurements.append(("libpcap reading alone", "%s --read-only FILE > /dev/null" % lib,
+                         events, lambda: run_once([args.lib, "--read-only", pcap])))
     if shutil.which("tcpdump"):
-        t, cpu = wall(["tcpdump", "-nr", pcap], args.runs)
-        rows.append(("tcpdump -nr", "tcpdump -nr FILE > /dev/null", events / t, events / cpu))
-        t, cpu = wall(["tcpdump", "-r", pcap, "-w", "/dev/null"], args.runs)
-        rows.append(("tcpdump -w /dev/null", "tcpdump -r FILE -w /dev/null", events / t,
-                     events / cpu))
+        measurements.append(("tcpdump -nr", "tcpdump -nr FILE > /dev/null", events,
+                             lambda: run_once(["tcpdump", "-nr", pcap])))
+        measurements.append(("tcpdump -w /dev/null", "tcpdump -r FILE -w /dev/null", events,
+                             lambda: run_once(["tcpdump", "-r", pcap, "-w", "/dev/null"])))
+    rows = rounds(measurements, args.runs)
+    decoder = next(r for r in rows if r[0] == "library, in memory, per-queue")
     tshark_note = None
     if shutil.which("tshark"):
         small = os.path.join(args.dir, "stat-subset.pcap")
@@ -151,27 +177,29 @@ def main():
         if os.geteuid() == 0 and shutil.which("setpriv"):
             command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
         env = dict(os.environ, HOME=args.dir)
-        t, cpu = wall(command, 3, env=env)
-        rows.append(("tshark + pktstats.lua", "tshark -n -X lua_script:%s -r SUBSET -T fields "
-                     "-e pktstats.seq > /dev/null" % os.path.relpath(LUA, ROOT),
-                     small_events / t, small_events / cpu))
-        tshark_note = ("tshark ran on the first %d events only (%s; 3 runs), scaled: "
-                       "events / seconds" % (small_events, os.path.relpath(small, ROOT)))
+        rows += rounds([("tshark + pktstats.lua", "tshark -n -X lua_script:%s -r SUBSET -T "
+                         "fields -e pktstats.seq > /dev/null" % os.path.relpath(LUA, ROOT),
+                         small_events, lambda: run_once(command, env=env))], 3)
+        tshark_note = ("tshark ran on the first %d events only (%s; 3 runs after the others), "
+                       "scaled: events / seconds" % (small_events, os.path.relpath(small, ROOT)))
 
     reference, reference_cpu = rows[0][2], rows[0][3]
     ratio = "%s/this" % ("CLI" if has_cli else "lib")
-    print("%-26s %12s %9s %12s %9s   %s" % ("", "events/s", ratio, "per CPU s", ratio,
-                                          "command"))
-    for label, command, rate, rate_cpu in rows:
-        print("%-26s %10.3f M %8.1fx %10.3f M %8.1fx   %s"
+    print("%-33s %12s %9s %12s %9s  %-19s %s" % ("", "events/s", ratio, "per CPU s", ratio,
+                                                "rounds, M/s", "command"))
+    for label, command, rate, rate_cpu, slowest, fastest in rows:
+        spread = "%.4g-%.4g" % (slowest / 1e6, fastest / 1e6)
+        print("%-33s %10.3f M %8.1fx %10.3f M %8.1fx  %-19s %s"
               % (label, rate / 1e6, reference / rate, rate_cpu / 1e6, reference_cpu / rate_cpu,
-                 command))
+                 spread, command))
     if tshark_note:
         print(tshark_note)
     print("load average while measuring: %.2f (%d cores)" % (os.getloadavg()[0], os.cpu_count()))
-    print("decoder (%s): %.0f M events per wall second, %.0f M per CPU second; target %.0f M: %s"
-          % (rows[0][0], reference / 1e6, reference_cpu / 1e6, TARGET / 1e6,
-             "met" if max(reference, reference_cpu) >= TARGET else "NOT met"))
+    for name, row in (("decoder alone (%s)" % decoder[0], decoder),
+                      ("end to end (%s)" % rows[0][0], rows[0])):
+        print("%s: %.0f M events per wall second, %.0f M per CPU second; target %.0f M: %s"
+              % (name, row[2] / 1e6, row[3] / 1e6, TARGET / 1e6,
+                 "met" if max(row[2], row[3]) >= TARGET else "NOT met"))
     return 0
 
 

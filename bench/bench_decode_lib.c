@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_decode_lib: the stream decoder in summary mode on a pcap, for bench/bench_decode.py:
- * libpcap reads the frames (as the pktstats CLI does), pktstats_stream_feed_frame() decodes
- * them with events = NULL (every slot validated, no per-event output). The library's own
- * figure, beside `pktstats decode --summary`, which adds the CLI's per-queue statistics.
+ * libpcap reads the frames (as the pktstats CLI does, through a FILE with a 1 MiB buffer) and
+ * pktstats_stream_feed_frame() decodes them with events = NULL (every slot validated, no
+ * per-event output). The library's own figures, beside `pktstats decode --summary`.
  *
- *   bench_decode_lib [--read-only | --in-memory] FILE.pcap
+ *   bench_decode_lib [--read-only | --in-memory] [--per-queue] FILE.pcap
  *
  * --read-only: libpcap reads the frames and nothing decodes them, to split the time between
  * reading and decoding.
  * --in-memory: every frame is read into memory first; decode_seconds is then the stream
- * decoder's time alone, the figure to compare with the 200 M events/s target.
+ * decoder's time alone.
+ * --per-queue: pktstats_stream_feed_frame_summary(): summary mode adding every packet to a
+ * struct pktstats_summary (per-queue events, maximum and time-weighted mean occupancy), what
+ * `pktstats decode --summary` runs on.
  *
  * Prints one line: "frames F packets P events E malformed M lost L decode_seconds S
  * decode_cpu_seconds C" (S: wall time of the read-and-decode loop alone, after opening the
@@ -18,6 +21,7 @@
  */
 #define _DEFAULT_SOURCE /* libpcap's headers use u_char */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -45,6 +49,16 @@ static double cpu_now(void)
 	return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* One frame in summary mode, added to `summary` when it is not NULL. */
+static void decode(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
+		   struct pktstats_summary *summary, struct pktstats_stream_result *result)
+{
+	if (summary)
+		pktstats_stream_feed_frame_summary(stream, frame, len, summary, result);
+	else
+		pktstats_stream_feed_frame(stream, frame, len, NULL, 0, result);
+}
+
 int main(int argc, char **argv)
 {
 	char error[PCAP_ERRBUF_SIZE];
@@ -52,17 +66,37 @@ int main(int argc, char **argv)
 	struct pktstats_stream_result result;
 	struct pcap_pkthdr *header;
 	const u_char *data;
-	int r, read_only = argc == 3 && strcmp(argv[1], "--read-only") == 0;
-	int in_memory = argc == 3 && strcmp(argv[1], "--in-memory") == 0;
+	struct pktstats_summary summary = {0};
+	int r, read_only = 0, in_memory = 0, per_queue = 0, i;
 	const char *path = argv[argc - 1];
 	uint8_t *buffer = NULL;     /* --in-memory: the frames back to back */
 	size_t *lengths = NULL, n_frames = 0, used = 0, cap_frames = 0, cap_bytes = 0;
 
-	if (argc != 2 + read_only + in_memory) {
-		fprintf(stderr, "usage: bench_decode_lib [--read-only | --in-memory] FILE.pcap\n");
+	for (i = 1; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "--read-only"))
+			read_only = 1;
+		else if (!strcmp(argv[i], "--in-memory"))
+			in_memory = 1;
+		else if (!strcmp(argv[i], "--per-queue"))
+			per_queue = 1;
+		else
+			break;
+	}
+	if (argc < 2 || i != argc - 1 || read_only + in_memory > 1) {
+		fprintf(stderr, "usage: bench_decode_lib [--read-only | --in-memory] [--per-queue] "
+			"FILE.pcap\n");
 		return 2;
 	}
-	pcap_t *pcap = pcap_open_offline(path, error);
+	FILE *file = fopen(path, "rb");
+	pcap_t *pcap = NULL;
+	if (file) {
+		static char file_buffer[1 << 20]; /* as stat_reader.c */
+
+		setvbuf(file, file_buffer, _IOFBF, sizeof file_buffer);
+		pcap = pcap_fopen_offline(file, error);
+	} else {
+		snprintf(error, sizeof error, "%s", strerror(errno));
+	}
 	if (!pcap) {
 		fprintf(stderr, "bench_decode_lib: %s: %s\n", path, error);
 		return 2;
@@ -87,7 +121,7 @@ int main(int argc, char **argv)
 		} else if (read_only) {
 			stream.frames++;
 		} else {
-			pktstats_stream_feed_frame(&stream, data, header->caplen, NULL, 0, &result);
+			decode(&stream, data, header->caplen, per_queue ? &summary : NULL, &result);
 		}
 	}
 	if (in_memory) {
@@ -95,8 +129,8 @@ int main(int argc, char **argv)
 
 		start = now();
 		cpu_start = cpu_now();
-		for (size_t i = 0; i < n_frames; frame += lengths[i++])
-			pktstats_stream_feed_frame(&stream, frame, lengths[i], NULL, 0, &result);
+		for (size_t k = 0; k < n_frames; frame += lengths[k++])
+			decode(&stream, frame, lengths[k], per_queue ? &summary : NULL, &result);
 	}
 	double seconds = now() - start, cpu_seconds = cpu_now() - cpu_start;
 	free(buffer);

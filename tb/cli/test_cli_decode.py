@@ -44,11 +44,11 @@ from cli_harness import Simulator, Tap  # noqa: E402
 PORT = 27033
 
 
-def run(pktstats, args, timeout=120, device=None):
+def run(pktstats, args, timeout=120, device=None, stdin=None):
     env = dict(os.environ)
     env.pop("PKTSTATS_DEVICE", None)
     proc = subprocess.run([pktstats] + list(args), capture_output=True, text=True,
-                          timeout=timeout, env=env)
+                          timeout=timeout, env=env, stdin=stdin)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -309,6 +309,10 @@ def check_pcapng(tap, pktstats, work, stat, csv):
         magic = f.read(4)
     tap.point(status == 0 and out == csv and magic == b"\x0a\x0d\x0d\x0a",
               "pcapng: the capture as pcapng decodes to the same CSV", err)
+    with open(path, "rb") as f:
+        status, out, err = run(pktstats, ["decode", "--csv", "-"], stdin=f)
+    tap.point(status == 0 and out == csv, "stdin: `decode -` reads the capture from standard "
+              "input", err)
 
 
 def check_malformed(tap, pktstats, work, stat, csv):
@@ -393,7 +397,7 @@ def check_usage(tap, pktstats, stat):
         ["decode"], ["decode", "--bogus", stat], ["decode", "--csv", "--summary", stat],
         ["-j", "decode", "--csv", stat], ["decode", "--filter", "udp port", stat],
         ["decode", "--port", "0", stat], ["decode", "--port", "70000", stat],
-        ["decode", stat, "--filter"], ["record"], ["record", "-i"],
+        ["decode", stat, "--filter"], ["decode", "-", stat, "-"], ["record"], ["record", "-i"],
         ["record", "-i", "lo", "-c", "0"], ["record", "-i", "lo", "-G", "x"],
         ["record", "-i", "lo", "--csv", "-w", "x.pcap"], ["record", "-i", "lo", "extra"],
     ]

@@ -129,6 +129,7 @@ def main():
                 ("--queues 9", [pcap, "-o", png, "--queues", "9"], 2),
                 ("unknown option", [pcap, "-o", png, "--colour", "red"], 2),
                 ("no file", ["-o", png], 2),
+                ("standard input", ["-", "-o", png], 2),
                 ("a missing file", [os.path.join(work, "nope.pcap"), "-o", png], 1),
                 ("a capture without stat packets", [empty, "-o", png], 1)]:
             proc = subprocess.run([cli, "plot", *argv], capture_output=True, text=True, timeout=60)

@@ -10,7 +10,14 @@
  *                     check is spelled out in the documented order. The targets compare the
  *                     production decoder with it field for field;
  *   check_packet()    invariants a successfully decoded packet must satisfy on its own;
- *   the max_events table that makes tiny event arrays (and -ENOSPC) frequent.
+ *   the max_events table that makes tiny event arrays (and -ENOSPC) frequent;
+ *   ref_summary_add() a naive reference of the summary accumulator (struct pktstats_summary),
+ *                     written from the comment above struct pktstats_queue_summary in decode.h,
+ *                     not from decode.c: it takes the events of ref_decode(), walks the slots
+ *                     itself for the timestamps, and integrates the occupancy instant by
+ *                     instant in exact 128-bit integers (decode.c keeps weighted sums per
+ *                     segment in doubles, with a fast and a general loop);
+ *                     ref_summary_check() compares a library summary with it.
  *
  * Everything is static inline: each target includes this header once and uses a subset.
  */
@@ -256,6 +263,210 @@ static inline struct pktstats_event *alloc_events(size_t max_events)
 		e = malloc(1);
 	FUZZ_CHECK(e != NULL);
 	return e;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Summary reference                                                                          */
+
+/*
+ * Everything exact: counts and times as the library keeps them (ns modulo 2^64, as decode.h
+ * defines time_ns), the integral as a 128-bit integer in word x ns. `scale` bounds the
+ * magnitude of every term a floating-point computation of the integral may add or subtract
+ * on the way (sum over packets of (largest |occupancy| + words moved) x span, and of
+ * |occupancy| x gap between packets): a double sum is exact while that stays below 2^53, and
+ * otherwise wrong by a few ulps of it, however small the result is after cancellation.
+ */
+struct ref_queue_summary {
+	uint64_t events[4];
+	uint64_t words[4];
+	int64_t occupancy;
+	int64_t max_occupancy;
+	uint64_t max_time_ns;
+	__int128 integral;          /* word x ns */
+	unsigned __int128 scale;    /* see above */
+};
+
+struct ref_summary {
+	uint64_t packets, events;
+	uint64_t first_ns, last_ns, latest_ns, span_ns;
+	struct ref_queue_summary queues[PKTSTATS_QUEUES];
+};
+
+static inline uint64_t ref_tick_ns(uint64_t tick, unsigned c)
+{
+	return (tick << c) * 8; /* decode.h: (tick << c) * 8 in uint64_t, modulo 2^64 */
+}
+
+static inline unsigned __int128 ref_abs128(__int128 v)
+{
+	return v < 0 ? (unsigned __int128)-v : (unsigned __int128)v;
+}
+
+/*
+ * Adds one payload to the reference summary, as pktstats_decode_payload_summary() with these
+ * options should. Returns what ref_decode() returns (0 or -EBADMSG); the summary is untouched
+ * on -EBADMSG. pkt and reason receive ref_decode's outputs (either may be NULL).
+ *
+ * The time line, instant by instant in slot order: the packet's first timestamp, then each
+ * timestamp and each short event, with unmasked ticks (a short event is the previous instant
+ * plus less than 2^19; a timestamp is absolute). Time advances to an instant only when it is
+ * later than the latest one so far, and every queue's occupancy is integrated over that step
+ * before the event changes it.
+ */
+static inline int ref_summary_add(const uint8_t *p, size_t len, bool accept_v1, unsigned v1_res,
+				  struct ref_summary *s, struct pktstats_packet *pkt_out,
+				  enum pktstats_decode_error *reason_out)
+{
+	struct pktstats_packet pkt_local, *pkt = pkt_out ? pkt_out : &pkt_local;
+	enum pktstats_decode_error reason_local, *reason = reason_out ? reason_out : &reason_local;
+	struct pktstats_event *events = alloc_events(len / 4 + 1);
+	int r = ref_decode(p, len, accept_v1, v1_res, pkt, events, reason);
+
+	if (r != 0) {
+		free(events);
+		return r;
+	}
+
+	const unsigned c = pkt->resolution;
+	const uint64_t ns_per_tick = UINT64_C(8) << c;
+	const uint64_t start_ns = ref_tick_ns(pkt->start_tick, c);
+	const uint8_t *slots = p + (pkt->version == 2 ? 38 : 70);
+	__int128 area[PKTSTATS_QUEUES];           /* word x ticks, this packet */
+	int64_t occ[PKTSTATS_QUEUES];
+	uint64_t peak[PKTSTATS_QUEUES], moved[PKTSTATS_QUEUES];
+	uint64_t tick = pkt->start_tick, latest = pkt->start_tick;
+	uint32_t k = 0;
+
+	/* Between packets: the previous packet's occupancy holds until this one starts, if it
+	 * starts after the previous one's latest instant. */
+	if (s->packets == 0) {
+		s->first_ns = start_ns;
+	} else if (start_ns > s->latest_ns) {
+		const uint64_t gap = start_ns - s->latest_ns;
+
+		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+			struct ref_queue_summary *rq = &s->queues[q];
+
+			rq->integral += (__int128)rq->occupancy * gap;
+			rq->scale += ref_abs128(rq->occupancy) * gap;
+		}
+		s->span_ns += gap;
+	}
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		struct ref_queue_summary *rq = &s->queues[q];
+
+		occ[q] = pkt->queue_size[q];
+		area[q] = 0;
+		peak[q] = pkt->queue_size[q];
+		moved[q] = 0;
+		if (s->packets == 0 || occ[q] > rq->max_occupancy) {
+			rq->max_occupancy = occ[q];
+			rq->max_time_ns = start_ns;
+		}
+	}
+
+	for (uint32_t i = 2; i < pkt->n_slots; i++) {
+		const uint32_t slot = ref_be32(slots + 4 * (size_t)i);
+		const struct pktstats_event *e = NULL;
+
+		if (slot >> 30 == 0) {
+			i++;
+			tick = (uint64_t)(slot & 0x3fffffff) << 32 |
+			       ref_be32(slots + 4 * (size_t)i);
+		} else {
+			/* ref_decode's tick is modulo 2^62; the step from the previous instant is
+			 * what the slot's 19-bit field gave */
+			e = &events[k++];
+			FUZZ_CHECK(k <= pkt->n_events && e->slot == i);
+			const uint64_t step = (e->tick - tick) & REF_MASK62;
+
+			FUZZ_CHECK(step < (UINT64_C(1) << 19));
+			tick += step;
+		}
+		if (tick > latest) {
+			for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+				area[q] += (__int128)occ[q] * (tick - latest);
+			latest = tick;
+		}
+		if (!e)
+			continue;
+
+		const unsigned q = e->queue;
+		struct ref_queue_summary *rq = &s->queues[q];
+
+		rq->events[e->type]++;
+		rq->words[e->type] += e->length;
+		if (e->type == PKTSTATS_EVENT_ARRIVAL)
+			occ[q] += e->length;
+		else if (e->type == PKTSTATS_EVENT_DEPARTURE)
+			occ[q] -= e->length;
+		if (e->type != PKTSTATS_EVENT_DROP)
+			moved[q] += e->length;
+		FUZZ_CHECK(occ[q] == e->occupancy);
+		if ((uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]) > peak[q])
+			peak[q] = (uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]);
+		if (occ[q] > rq->max_occupancy) { /* strictly: the first time it was reached */
+			rq->max_occupancy = occ[q];
+			rq->max_time_ns = e->time_ns;
+		}
+	}
+	FUZZ_CHECK(k == pkt->n_events);
+
+	const uint64_t span_ticks = latest - pkt->start_tick;
+
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		struct ref_queue_summary *rq = &s->queues[q];
+
+		rq->occupancy = occ[q];
+		rq->integral += area[q] * ns_per_tick;
+		rq->scale += (unsigned __int128)(peak[q] + moved[q]) * span_ticks * ns_per_tick;
+	}
+	s->span_ns += span_ticks * ns_per_tick;
+	s->latest_ns = start_ns + span_ticks * ns_per_tick;
+	s->last_ns = ref_tick_ns(pkt->last_tick, c);
+	s->packets++;
+	s->events += pkt->n_events;
+	free(events);
+	return 0;
+}
+
+/*
+ * The library's double against the exact integral: equal when every term is below 2^53
+ * (decode.h: exact while below 2^53), else within 1e-9 of the larger of the result and the
+ * terms' magnitude (a few ulps of a double sum, with room to spare).
+ */
+static inline bool ref_integral_close(double got, __int128 exact, unsigned __int128 scale)
+{
+	const double want = (double)exact, diff = got > want ? got - want : want - got;
+	const double mag = (double)ref_abs128(exact), sc = (double)scale;
+
+	if (scale < ((unsigned __int128)1 << 53))
+		return got == want;
+	return diff <= 1e-9 * (mag > sc ? mag : sc);
+}
+
+/* Every field of a library summary against the reference; abort()s on a difference. */
+static inline void ref_summary_check(const struct pktstats_summary *a, const struct ref_summary *b)
+{
+	FUZZ_CHECK(a->packets == b->packets);
+	FUZZ_CHECK(a->events == b->events);
+	FUZZ_CHECK(a->first_ns == b->first_ns);
+	FUZZ_CHECK(a->last_ns == b->last_ns);
+	FUZZ_CHECK(a->latest_ns == b->latest_ns);
+	FUZZ_CHECK(a->span_ns == b->span_ns);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		const struct pktstats_queue_summary *x = &a->queues[q];
+		const struct ref_queue_summary *y = &b->queues[q];
+
+		for (unsigned t = 0; t < 4; t++) {
+			FUZZ_CHECK(x->events[t] == y->events[t]);
+			FUZZ_CHECK(x->words[t] == y->words[t]);
+		}
+		FUZZ_CHECK(x->occupancy == y->occupancy);
+		FUZZ_CHECK(x->max_occupancy == y->max_occupancy);
+		FUZZ_CHECK(x->max_time_ns == y->max_time_ns);
+		FUZZ_CHECK(ref_integral_close(x->integral, y->integral, y->scale));
+	}
 }
 
 #endif

@@ -9,15 +9,21 @@
  *              the default 27033, 1: any port, 2: 40001); bit 6 summary mode (events NULL);
  *              bit 7 records are payloads for feed_payload, their first byte naming the
  *              source (IP 10.0.0.<byte>, port <byte & 3>), instead of frames
- *   byte 1     max_events, index in fuzz_max_events_table (low nibble)
+ *   byte 1     bits 3:0 max_events, index in fuzz_max_events_table; bit 4, in summary mode
+ *              with frames: pktstats_stream_feed_frame() with events NULL instead of
+ *              pktstats_stream_feed_frame_summary()
  *   then       records: a 16-bit big-endian length, then that many bytes (fewer at the end)
  *
  * Each frame is also parsed and decoded on its own (pktstats_parse_frame, checked against a
  * reference parse, and the reference decoder of fuzz_common.h), and a model of the stream,
  * written from the documentation in decode.h (an explicit set of the sequence numbers seen
- * instead of the decoder's bit window), predicts the return value, the sequence status, lost count, source index and every
- * counter; any difference abort()s. tb/fuzz/make_corpus.py seeds it with consecutive stat
- * frames from simulator captures, so that in-order runs, gaps and resets are all reachable.
+ * instead of the decoder's bit window), predicts the return value, the sequence status, lost
+ * count, source index and every counter; any difference abort()s. In summary mode with frames,
+ * the capture's struct pktstats_summary (pktstats_stream_feed_frame_summary) is compared after
+ * every frame with the reference summary of fuzz_common.h, fed the payloads that decoded; a
+ * frame that is not added (malformed, ignored) must leave it unchanged, byte for byte.
+ * tb/fuzz/make_corpus.py seeds it with consecutive stat frames from simulator captures, so
+ * that in-order runs, gaps and resets are all reachable.
  */
 #include "fuzz_common.h"
 
@@ -44,6 +50,7 @@ struct model {
 	struct pktstats_stream_counters total;
 	unsigned n_sources;
 	struct model_source src[PKTSTATS_STREAM_MAX_SOURCES];
+	struct ref_summary *summary; /* the reference summary, when one is kept (else NULL) */
 };
 
 static bool seen_has(const struct model_source *s, uint32_t seq)
@@ -204,6 +211,9 @@ static void model_payload(struct model *m, uint32_t src_ip, uint16_t src_port,
 			FUZZ_CHECK(memcmp(&events[k], &ref_events[k], sizeof(events[k])) == 0);
 		d.packets = 1;
 		d.events = ref.n_events;
+		if (m->summary)
+			FUZZ_CHECK(ref_summary_add(payload, len, m->accept_v1, m->v1_res,
+						   m->summary, NULL, NULL) == 0);
 	}
 	free(ref_events);
 
@@ -400,11 +410,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pktstats_stream stream; /* about 4 KiB: not on the stack */
 	static struct model m;
+	static struct pktstats_summary sum, before;
+	static struct ref_summary ref_sum;
 	struct pktstats_stream_options opt;
 	struct pktstats_stream_result res;
 	struct pktstats_event *events;
 	size_t max_events, off = 2;
-	bool summary, payloads;
+	bool summary, payloads, summary_api;
 
 	if (size < 2)
 		return 0;
@@ -419,11 +431,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	summary = data[0] & 0x40;
 	payloads = data[0] & 0x80;
 	max_events = fuzz_max_events_table[data[1] & 15];
+	summary_api = summary && !payloads && !(data[1] & 0x10);
 	FUZZ_CHECK(pktstats_stream_init(&stream, &opt) == 0);
 	memset(&m, 0, sizeof(m));
 	m.port = opt.udp_port;
 	m.accept_v1 = opt.decode.accept_v1;
 	m.v1_res = opt.decode.v1_resolution;
+	memset(&sum, 0, sizeof(sum));
+	memset(&ref_sum, 0, sizeof(ref_sum));
+	m.summary = summary_api ? &ref_sum : NULL;
 	events = summary ? NULL : alloc_events(max_events);
 
 	while (off + 2 <= size) {
@@ -450,6 +466,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 							 max_events, &res);
 			FUZZ_CHECK(r == 0 || r == -EBADMSG || r == -ENOSPC);
 			model_payload(&m, ip, port, p, plen, events, max_events, r, &res);
+		} else if (summary_api) {
+			before = sum;
+			r = pktstats_stream_feed_frame_summary(&stream, copy, len, &sum, &res);
+			FUZZ_CHECK(r == 0 || r == -EBADMSG || r == -ENOMSG);
+			model_frame(&m, copy, len, NULL, 0, r, &res);
+			/* added only when it returned 0; otherwise not a bit changed */
+			if (r != 0)
+				FUZZ_CHECK(memcmp(&sum, &before, sizeof(sum)) == 0);
+			ref_summary_check(&sum, &ref_sum);
+			FUZZ_CHECK(sum.packets == m.total.packets && sum.events == m.total.events);
 		} else {
 			r = pktstats_stream_feed_frame(&stream, copy, len, events, max_events, &res);
 			FUZZ_CHECK(r == 0 || r == -EBADMSG || r == -ENOMSG || r == -ENOSPC);
@@ -461,6 +487,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_stream(&m, &stream);
 		free(copy);
 	}
+	if (summary_api)
+		ref_summary_check(&sum, &ref_sum);
+	/* the summary-only entry point refuses a NULL summary (and counts nothing) */
+	FUZZ_CHECK(pktstats_stream_feed_frame_summary(&stream, data, size, NULL, &res) == -EINVAL);
+	FUZZ_CHECK(stream.frames == m.frames);
 	free(events);
 	return 0;
 }

@@ -5,6 +5,11 @@
  * Inputs are written by hand: literal byte arrays, or small helpers that write big-endian
  * fields with the bit positions spelled out here (not taken from format.h), so that a mistake
  * shared by an encoder and this decoder cannot hide.
+ *
+ * The summary accumulator (pktstats_decode_payload_summary, pktstats_stream_feed_frame_summary)
+ * is checked on hand-written packets whose figures are worked out in the comments, then on
+ * random packets against a small exact reference of its own (tsum_add), with a fixed seed and
+ * one from the clock, both printed; PKTSTATS_TEST_SEED=N replays seed N alone.
  */
 #include "pktstats/decode.h"
 
@@ -14,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---------------------------------------------------------------------------------------- */
 /* TAP                                                                                        */
@@ -228,10 +234,11 @@ static size_t build_frame(struct buf *f, const uint8_t *payload, size_t n,
 
 static struct pktstats_event events[PKTSTATS_DECODE_MAX_EVENTS];
 
-/* An exact-size heap copy, so that AddressSanitizer sees any read past the end. */
+/* An exact-size heap copy, so that AddressSanitizer sees any read past the end. (calloc: for
+ * n = 0 the one byte is never read, but gcc cannot tell once this is inlined.) */
 static uint8_t *exact(const uint8_t *p, size_t n)
 {
-	uint8_t *c = malloc(n ? n : 1);
+	uint8_t *c = calloc(n ? n : 1, 1);
 
 	if (!c) {
 		printf("Bail out! out of memory\n");
@@ -1768,8 +1775,962 @@ static void test_random(void)
 	end("20000 random payloads: summary and full decode agree with a reference decoder");
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Summary (pktstats_decode_payload_summary, pktstats_stream_feed_frame_summary)              */
+
+#define EXPECT_DBL(a, b)                                                                 \
+	do {                                                                             \
+		double a_ = (a), b_ = (b);                                               \
+		if (a_ != b_) {                                                          \
+			if (test_ok)                                                     \
+				diag("line %d: %s == %s: %.17g != %.17g", __LINE__, #a,  \
+				     #b, a_, b_);                                        \
+			test_ok = 0;                                                     \
+		}                                                                        \
+	} while (0)
+
+/* Adds a hand-written payload to a summary (an exact-size copy, for ASan). */
+static int sum_add(const struct buf *b, const struct pktstats_decode_options *o,
+		   struct pktstats_summary *s, enum pktstats_decode_error *why)
+{
+	struct pktstats_packet p;
+	uint8_t *c = exact(b->b, b->n);
+	int r = pktstats_decode_payload_summary(c, b->n, o, &p, s, why);
+
+	free(c);
+	return r;
+}
+
+/* The figures of one queue, checked together. */
+static void expect_queue(int line, const struct pktstats_summary *s, unsigned q,
+			 const uint64_t ev3[3], const uint64_t words3[3], int64_t occupancy,
+			 int64_t max, uint64_t max_ns, double integral)
+{
+	const struct pktstats_queue_summary *x = &s->queues[q];
+	int good = x->events[0] == 0 && x->words[0] == 0 && x->occupancy == occupancy &&
+		   x->max_occupancy == max && x->max_time_ns == max_ns && x->integral == integral;
+
+	for (unsigned t = 1; t <= 3; t++)
+		good = good && x->events[t] == ev3[t - 1] && x->words[t] == words3[t - 1];
+	if (!good && test_ok)
+		diag("line %d: queue %u: events %" PRIu64 "/%" PRIu64 "/%" PRIu64 " words %" PRIu64
+		     "/%" PRIu64 "/%" PRIu64 " occupancy %" PRId64 " max %" PRId64 " at %" PRIu64
+		     " integral %.17g; expected %" PRIu64 "/%" PRIu64 "/%" PRIu64 " %" PRIu64 "/%"
+		     PRIu64 "/%" PRIu64 " %" PRId64 " %" PRId64 " at %" PRIu64 " %.17g",
+		     line, q, x->events[1], x->events[2], x->events[3], x->words[1], x->words[2],
+		     x->words[3], x->occupancy, x->max_occupancy, x->max_time_ns, x->integral,
+		     ev3[0], ev3[1], ev3[2], words3[0], words3[1], words3[2], occupancy, max,
+		     max_ns, integral);
+	if (!good)
+		test_ok = 0;
+}
+#define EXPECT_QUEUE(s, q, ev_, words_, occ, max, max_ns, integral)                         \
+	expect_queue(__LINE__, s, q, ev_, words_, occ, max, max_ns, integral)
+/* arrivals, departures, drops */
+#define COUNTS(a, d, x) ((const uint64_t[3]){a, d, x})
+
+static const uint64_t none3[3];
+
+/*
+ * One version 2 packet, c = 1 (a tick is 16 ns), queue sizes q0 10, q3 5, the others 0,
+ * timestamp 1000:
+ *   slot 2  arrival   q0 len 4 gap 2    tick 1002  q0 14
+ *   slot 3  arrival   q1 len 3 gap 3    tick 1005  q1 3
+ *   slot 4  departure q0 len 6 gap 5    tick 1010  q0 8
+ *   slot 5  drop      q0 len 7 gap 0    tick 1010  q0 8
+ *   slot 6  departure q1 len 3 gap 10   tick 1020  q1 0
+ * Time runs from tick 1000 to 1020: 16000 ns to 16320 ns, span 320 ns.
+ * q0: 10 x 2 + 14 x 8 + 8 x 10 = 212 word ticks = 3392 word ns, mean 3392 / 320 = 10.6;
+ *     maximum 14 at tick 1002 = 16032 ns.
+ * q1: 0 x 5 + 3 x 15 = 45 word ticks = 720 word ns, mean 2.25; maximum 3 at 16080 ns.
+ * q3: 5 x 20 = 100 word ticks = 1600 word ns, mean 5; maximum 5 from the start, 16000 ns.
+ * q2, q4..q7: 0; maximum 0 at 16000 ns (the first packet's sizes are the first maximum).
+ * All of it in the fast loop (version 2, time never goes back).
+ */
+static void test_summary_one_packet(void)
+{
+	static const uint32_t qs[8] = {10, 0, 0, 5, 0, 0, 0, 0};
+	struct pktstats_summary s;
+	enum pktstats_decode_error why = PKTSTATS_DECODE_TRUNCATED;
+	struct buf b;
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	put_hdr2(&b, 0, 1, 1, qs);
+	put_ts(&b, 1000);
+	put_ev(&b, ARR, 0, 4, 2);
+	put_ev(&b, ARR, 1, 3, 3);
+	put_ev(&b, DEP, 0, 6, 5);
+	put_ev(&b, DROP, 0, 7, 0);
+	put_ev(&b, DEP, 1, 3, 10);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(why, PKTSTATS_DECODE_OK);
+	EXPECT_EQ(s.packets, 1);
+	EXPECT_EQ(s.events, 5);
+	EXPECT_EQ(s.first_ns, 16000);
+	EXPECT_EQ(s.last_ns, 16320);
+	EXPECT_EQ(s.latest_ns, 16320);
+	EXPECT_EQ(s.span_ns, 320);
+	EXPECT_QUEUE(&s, 0, COUNTS(1, 1, 1), COUNTS(4, 6, 7), 8, 14, 16032, 3392);
+	EXPECT_QUEUE(&s, 1, COUNTS(1, 1, 0), COUNTS(3, 3, 0), 0, 3, 16080, 720);
+	EXPECT_QUEUE(&s, 3, none3, none3, 5, 5, 16000, 1600);
+	for (unsigned q = 4; q < 8; q++)
+		EXPECT_QUEUE(&s, q, none3, none3, 0, 0, 16000, 0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 0), 3392.0 / 320.0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 1), 2.25);
+	EXPECT_DBL(pktstats_summary_mean(&s, 3), 5.0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 2), 0.0);
+	end("summary: one packet: counts, words, occupancy, maximum and when, integral, mean");
+}
+
+/*
+ * Three packets, c = 0 (8 ns a tick).
+ * A: q2 size 100, timestamp 50 (400 ns):
+ *      arrival q2 len 20 gap 10 (tick 60, 480 ns): 120; departure q2 len 70 gap 40 (tick
+ *      100, 800 ns): 50. q2: 100 x 10 + 120 x 40 = 5800 word ticks = 46400 word ns. Span
+ *      400 ns, latest 800 ns. Maximum 120 at 480 ns; q0 and q5 0 at 400 ns.
+ * B: q2 size 40, q5 size 7, timestamp 200 (1600 ns), later than A's latest: the 800 ns
+ *      between count, with A's occupancy: q2 50 x 800 = 40000 word ns (B's size 40 takes
+ *      over only at B's start). Arrival q2 len 5 gap 25 (tick 225, 1800 ns): 45.
+ *      q2: 40 x 25 = 1000 word ticks = 8000 word ns; q5: 7 x 25 x 8 = 1400 word ns.
+ *      Span 800 + 200; q5's size 7 beats 0: maximum 7 at B's start, 1600 ns; q0's size 0
+ *      equals the maximum 0: not beaten, it stays at 400 ns.
+ * C: q2 size 45, timestamp 150 (1200 ns), not later than B's latest (1800 ns): nothing
+ *      between them counts. A drop q2 len 1 gap 0: span 0. Latest becomes 1200 ns.
+ * Total q2: 46400 + 40000 + 8000 = 94400 word ns over 400 + 800 + 200 = 1400 ns.
+ */
+static void test_summary_packets(void)
+{
+	static const uint32_t qa[8] = {0, 0, 100, 0, 0, 0, 0, 0};
+	static const uint32_t qb[8] = {0, 0, 40, 0, 0, 7, 0, 0};
+	static const uint32_t qc[8] = {0, 0, 45, 0, 0, 7, 0, 0};
+	struct pktstats_summary s;
+	enum pktstats_decode_error why;
+	struct buf b;
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	put_hdr2(&b, 0, 0, 1, qa);
+	put_ts(&b, 50);
+	put_ev(&b, ARR, 2, 20, 10);
+	put_ev(&b, DEP, 2, 70, 40);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(s.span_ns, 400);
+	EXPECT_EQ(s.latest_ns, 800);
+	EXPECT_QUEUE(&s, 2, COUNTS(1, 1, 0), COUNTS(20, 70, 0), 50, 120, 480, 46400);
+
+	put_hdr2(&b, 0, 0, 2, qb);
+	put_ts(&b, 200);
+	put_ev(&b, ARR, 2, 5, 25);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(s.packets, 2);
+	EXPECT_EQ(s.events, 3);
+	EXPECT_EQ(s.first_ns, 400);
+	EXPECT_EQ(s.last_ns, 1800);
+	EXPECT_EQ(s.latest_ns, 1800);
+	EXPECT_EQ(s.span_ns, 1400);
+	EXPECT_QUEUE(&s, 2, COUNTS(2, 1, 0), COUNTS(25, 70, 0), 45, 120, 480, 94400);
+	EXPECT_QUEUE(&s, 5, none3, none3, 7, 7, 1600, 1400);
+	EXPECT_QUEUE(&s, 0, none3, none3, 0, 0, 400, 0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 2), 94400.0 / 1400.0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 5), 1.0);
+
+	put_hdr2(&b, 0, 0, 3, qc);
+	put_ts(&b, 150);
+	put_ev(&b, DROP, 2, 1, 0);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(s.packets, 3);
+	EXPECT_EQ(s.events, 4);
+	EXPECT_EQ(s.first_ns, 400);
+	EXPECT_EQ(s.last_ns, 1200);
+	EXPECT_EQ(s.latest_ns, 1200);
+	EXPECT_EQ(s.span_ns, 1400);
+	EXPECT_QUEUE(&s, 2, COUNTS(2, 1, 1), COUNTS(25, 70, 1), 45, 120, 480, 94400);
+	EXPECT_QUEUE(&s, 5, none3, none3, 7, 7, 1600, 1400);
+	end("summary: packets: the gap counts with the previous occupancy, an earlier start "
+	    "adds nothing, a queue size beats the maximum only when greater");
+}
+
+/*
+ * A timestamp that goes back. c = 0, q0 size 10, timestamp 1000:
+ *   slot 2     arrival   q0 len 5  gap 10   tick 1010  q0 15
+ *   slots 3-4  timestamp 990: earlier than 1010, time waits at 1010
+ *   slot 5     departure q0 len 8  gap 5    tick 995   q0 7   (at 1010)
+ *   slot 6     arrival   q0 len 20 gap 10   tick 1005  q0 27  (at 1010; a new maximum, at its
+ *                                                             own tick: 8040 ns)
+ *   slot 7     departure q0 len 27 gap 15   tick 1020  q0 0   time moves on from 1010
+ *   slots 8-9  timestamp 1030, later than everything: the span reaches it
+ * q0: 10 x 10 + (15, 7, then 27 at 1010, no time) + 27 x 10 + 0 x 10 = 370 word ticks =
+ * 2960 word ns over 30 ticks = 240 ns. Last event 1020 (8160 ns), latest instant 1030.
+ */
+static void test_summary_time_back(void)
+{
+	static const uint32_t qs[8] = {10};
+	struct pktstats_summary s;
+	enum pktstats_decode_error why;
+	struct buf b;
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	put_hdr2(&b, 0, 0, 1, qs);
+	put_ts(&b, 1000);
+	put_ev(&b, ARR, 0, 5, 10);
+	put_ts(&b, 990);
+	put_ev(&b, DEP, 0, 8, 5);
+	put_ev(&b, ARR, 0, 20, 10);
+	put_ev(&b, DEP, 0, 27, 15);
+	put_ts(&b, 1030);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(s.first_ns, 8000);
+	EXPECT_EQ(s.last_ns, 8160);
+	EXPECT_EQ(s.latest_ns, 8240);
+	EXPECT_EQ(s.span_ns, 240);
+	EXPECT_QUEUE(&s, 0, COUNTS(2, 2, 0), COUNTS(25, 35, 0), 0, 27, 8040, 2960);
+	EXPECT_DBL(pktstats_summary_mean(&s, 0), 2960.0 / 240.0);
+	end("summary: time going back waits at the latest instant, the occupancy still changes");
+}
+
+/*
+ * Version 1 at c = 3 (64 ns a tick), q0 4 words, and a timestamp jump of 2^41 ticks (the
+ * general loop ends a segment there):
+ *   timestamp 2^19 = 524288
+ *   arrival   q0 len 2, low bits 5: tick 524293, q0 6 (maximum)
+ *   departure q0 len 1, low bits 3: the next tick with them is 2^20 + 3 = 1048579, q0 5
+ *   timestamp 2^41
+ *   arrival   q0 len 3, low bits 7: tick 2^41 + 7, q0 8 (maximum)
+ * q0: 4 x 5 + 6 x 524286 + 5 x (2^41 + 7 - 1048579) = 10995114180636 word ticks, x 64 =
+ * 703687307560704 word ns (below 2^53: exact). Span 2^41 + 7 - 524288 ticks.
+ */
+static void test_summary_v1_far_jump(void)
+{
+	static const uint32_t words[8] = {4};
+	const uint64_t t41 = UINT64_C(1) << 41;
+	struct pktstats_decode_options o = {.accept_v1 = true, .v1_resolution = 3};
+	struct pktstats_summary s;
+	enum pktstats_decode_error why;
+	struct buf b;
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	put_hdr1(&b, 0x01, 9, words, NULL);
+	put_ts(&b, 524288);
+	put_ev(&b, ARR, 0, 2, 5);
+	put_ev(&b, DEP, 0, 1, 3);
+	put_ts(&b, t41);
+	put_ev(&b, ARR, 0, 3, 7);
+	EXPECT_EQ(sum_add(&b, &o, &s, &why), 0);
+	EXPECT_EQ(s.first_ns, 524288 * 64);
+	EXPECT_EQ(s.last_ns, (t41 + 7) * 64);
+	EXPECT_EQ(s.latest_ns, (t41 + 7) * 64);
+	EXPECT_EQ(s.span_ns, (t41 + 7 - 524288) * 64);
+	EXPECT_QUEUE(&s, 0, COUNTS(2, 1, 0), COUNTS(5, 1, 0), 8, 8, (t41 + 7) * 64,
+		     703687307560704.0);
+	end("summary: version 1 (option resolution), 19-bit times, a jump of 2^41 ticks");
+}
+
+/* A growable payload, for packets beyond struct buf (more than 16384 slots). */
+struct dyn {
+	uint8_t *b;
+	size_t n, cap;
+};
+
+static void dreserve(struct dyn *d, size_t more)
+{
+	while (d->n + more > d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 4096;
+		d->b = realloc(d->b, d->cap);
+		if (!d->b) {
+			printf("Bail out! out of memory\n");
+			exit(2);
+		}
+	}
+}
+
+static void dput32(struct dyn *d, uint32_t v)
+{
+	dreserve(d, 4);
+	for (int i = 0; i < 4; i++)
+		d->b[d->n++] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+/* Starts with the header of a struct buf written by put_hdr2 / put_hdr1. */
+static void dstart(struct dyn *d, const struct buf *header)
+{
+	d->n = 0;
+	dreserve(d, header->n);
+	memcpy(d->b, header->b, header->n);
+	d->n = header->n;
+}
+
+/* Timestamp event, as put_ts: `00` + bits 61:32, then bits 31:0. */
+static void dput_ts(struct dyn *d, uint64_t tick)
+{
+	dput32(d, (uint32_t)(tick >> 32) & 0x3fffffff);
+	dput32(d, (uint32_t)tick);
+}
+
+/*
+ * 20000 arrivals on q1 (size 0), length 1, gap 1 from timestamp 0, c = 0: more than 16384
+ * slots, so the general loop folds its sums on the way. Event k (1..20000) at tick k leaves
+ * k words: q1 holds k over [k, k + 1), sum 1 + ... + 19999 = 199990000 word ticks =
+ * 1599920000 word ns; span 20000 ticks = 160000 ns; maximum 20000 at 160000 ns.
+ */
+static void test_summary_long_packet(void)
+{
+	struct pktstats_summary s;
+	enum pktstats_decode_error why;
+	struct dyn d = {0};
+	struct buf h;
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	put_hdr2(&h, 0, 0, 1, NULL);
+	dstart(&d, &h);
+	dput_ts(&d, 0);
+	for (int k = 0; k < 20000; k++)
+		dput32(&d, ev(ARR, 1, 1, 1));
+	EXPECT_EQ(pktstats_decode_payload_summary(d.b, d.n, NULL, &(struct pktstats_packet){0},
+						  &s, &why), 0);
+	EXPECT_EQ(s.events, 20000);
+	EXPECT_EQ(s.span_ns, 160000);
+	EXPECT_EQ(s.last_ns, 160000);
+	EXPECT_QUEUE(&s, 1, COUNTS(20000, 0, 0), COUNTS(20000, 0, 0), 20000, 20000, 160000,
+		     1599920000.0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 1), 1599920000.0 / 160000.0);
+	free(d.b);
+	end("summary: a packet of 20002 slots (beyond one 16384-slot chunk)");
+}
+
+/* Malformed packets add nothing: the summary is the same, bit for bit. */
+static void test_summary_malformed(void)
+{
+	static const uint32_t qs[8] = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+	struct pktstats_decode_options no_v1 = {.accept_v1 = false};
+	struct pktstats_summary s, copy;
+	enum pktstats_decode_error why;
+	struct buf b;
+	struct dyn d = {0};
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	minimal_packet(&b, 1, 0, 5000);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	copy = s;
+
+#define EXPECT_NOT_ADDED(o, reason)                                                      \
+	do {                                                                             \
+		EXPECT_EQ(sum_add(&b, o, &s, &why), -EBADMSG);                           \
+		EXPECT_EQ(why, reason);                                                  \
+		EXPECT(memcmp(&s, &copy, sizeof(s)) == 0);                               \
+	} while (0)
+	/* events first (work done in the fast loop), then a timestamp cut in half */
+	put_hdr2(&b, 0, 0, 2, qs);
+	put_ts(&b, 6000);
+	put_ev(&b, ARR, 0, 200, 10);
+	put_ev(&b, DEP, 1, 200, 10);
+	put32(&b, 0x00000000);
+	EXPECT_NOT_ADDED(NULL, PKTSTATS_DECODE_CUT_TIMESTAMP);
+	/* the same after time went back (the general loop) */
+	put_hdr2(&b, 0, 0, 2, qs);
+	put_ts(&b, 6000);
+	put_ev(&b, ARR, 0, 200, 10);
+	put_ts(&b, 10);
+	put_ev(&b, ARR, 3, 200, 10);
+	put32(&b, 0x00000000);
+	EXPECT_NOT_ADDED(NULL, PKTSTATS_DECODE_CUT_TIMESTAMP);
+	/* timestamps only */
+	put_hdr2(&b, 0, 0, 2, qs);
+	put_ts(&b, 6000);
+	put_ts(&b, 7000);
+	EXPECT_NOT_ADDED(NULL, PKTSTATS_DECODE_NO_EVENTS);
+	/* a partial slot */
+	minimal_packet(&b, 2, 0, 6000);
+	b.n -= 1;
+	EXPECT_NOT_ADDED(NULL, PKTSTATS_DECODE_PARTIAL_SLOT);
+	/* version 1 when it is refused */
+	put_hdr1(&b, 0x01, 2, qs, NULL);
+	put_ts(&b, 6000);
+	put_ev(&b, ARR, 0, 1, 0);
+	EXPECT_NOT_ADDED(&no_v1, PKTSTATS_DECODE_BAD_VERSION);
+	/* first slot not a timestamp */
+	put_hdr2(&b, 0, 0, 2, qs);
+	put_ev(&b, ARR, 0, 1, 0);
+	put_ev(&b, ARR, 0, 1, 0);
+	EXPECT_NOT_ADDED(NULL, PKTSTATS_DECODE_FIRST_NOT_TIMESTAMP);
+#undef EXPECT_NOT_ADDED
+
+	/* 30000 events (two chunks folded) and then a cut timestamp */
+	put_hdr2(&b, 0, 0, 2, qs);
+	dstart(&d, &b);
+	dput_ts(&d, 6000);
+	for (int k = 0; k < 30000; k++)
+		dput32(&d, ev(ARR, k & 7, 255, 3));
+	dput32(&d, 0);
+	EXPECT_EQ(pktstats_decode_payload_summary(d.b, d.n, NULL, &(struct pktstats_packet){0},
+						  &s, &why), -EBADMSG);
+	EXPECT_EQ(why, PKTSTATS_DECODE_CUT_TIMESTAMP);
+	EXPECT(memcmp(&s, &copy, sizeof(s)) == 0);
+	free(d.b);
+	end("summary: a malformed packet leaves the summary unchanged, bit for bit");
+}
+
+static void test_summary_mean_einval(void)
+{
+	struct pktstats_summary s;
+	struct pktstats_packet p;
+	struct pktstats_stream st;
+	struct pktstats_stream_result res;
+	struct pktstats_decode_options bad = {.accept_v1 = true, .v1_resolution = 8};
+	enum pktstats_decode_error why = PKTSTATS_DECODE_TRUNCATED;
+	struct buf b, f;
+	struct frame_opts o = frame_defaults();
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	for (unsigned q = 0; q < 8; q++)
+		EXPECT_DBL(pktstats_summary_mean(&s, q), 0.0);
+	/* one event at the timestamp's tick: span 0, mean 0 (not a division by 0) */
+	minimal_packet(&b, 1, 0, 5000);
+	b.b[6 + 3] = 9; /* q0 size 9 */
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(s.span_ns, 0);
+	EXPECT_EQ(s.queues[0].occupancy, 10);
+	EXPECT_DBL(pktstats_summary_mean(&s, 0), 0.0);
+	EXPECT_DBL(pktstats_summary_mean(&s, 8), 0.0);
+	EXPECT_DBL(pktstats_summary_mean(NULL, 0), 0.0);
+
+	/* the summary is required */
+	EXPECT_EQ(pktstats_decode_payload_summary(b.b, b.n, NULL, &p, NULL, &why), -EINVAL);
+	EXPECT_EQ(why, PKTSTATS_DECODE_OK);
+	EXPECT_EQ(pktstats_decode_payload_summary(b.b, b.n, NULL, &p, NULL, NULL), -EINVAL);
+	memset(&s, 0, sizeof(s));
+	EXPECT_EQ(pktstats_decode_payload_summary(b.b, b.n, NULL, NULL, &s, &why), -EINVAL);
+	EXPECT_EQ(pktstats_decode_payload_summary(b.b, b.n, &bad, &p, &s, &why), -EINVAL);
+	EXPECT_EQ(pktstats_decode_payload_summary(NULL, 5, NULL, &p, &s, &why), -EINVAL);
+	EXPECT_EQ(s.packets, 0);
+	EXPECT_EQ(pktstats_stream_init(&st, NULL), 0);
+	build_frame(&f, b.b, b.n, &o);
+	EXPECT_EQ(pktstats_stream_feed_frame_summary(&st, f.b, f.n, NULL, &res), -EINVAL);
+	EXPECT_EQ(pktstats_stream_feed_frame_summary(NULL, f.b, f.n, &s, &res), -EINVAL);
+	EXPECT_EQ(pktstats_stream_feed_frame_summary(&st, NULL, f.n, &s, &res), -EINVAL);
+	EXPECT_EQ(s.packets, 0);
+	EXPECT_EQ(st.total.packets, 0);
+	EXPECT_EQ(pktstats_stream_feed_frame_summary(&st, f.b, f.n, &s, &res), 0);
+	EXPECT_EQ(s.packets, 1);
+	end("summary: mean 0 over a span of 0; NULL summary (and other bad arguments) -> -EINVAL");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Summary against a reference, on random packets                                             */
+
+/*
+ * A second reference, written from decode.h like tb/fuzz/fuzz_common.h's but on its own:
+ * validates the payload itself, walks the slots once with unmasked ticks, integrates step by
+ * step in 128-bit integers. `scale` bounds what a floating-point computation adds on the way
+ * (see expect_summary()).
+ */
+struct tq {
+	uint64_t events[4], words[4];
+	int64_t occupancy, max;
+	uint64_t max_ns;
+	__int128 integral;         /* word x ns, exact */
+	unsigned __int128 scale;
+};
+
+struct tsum {
+	uint64_t packets, events, first_ns, last_ns, latest_ns, span_ns;
+	struct tq q[8];
+};
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static unsigned __int128 mag(__int128 v)
+{
+	return v < 0 ? (unsigned __int128)-v : (unsigned __int128)v;
+}
+
+/* What a packet exercised, for the coverage count of the random tests. */
+enum {
+	SEEN_FAST = 1,      /* version 2, <= 16384 slots, time never back, no jump of 2^40 */
+	SEEN_BACK = 2,      /* a timestamp earlier than the tick before it */
+	SEEN_FAR = 4,       /* a timestamp 2^40 ticks or more after the start */
+	SEEN_V1 = 8,
+	SEEN_LONG = 16,     /* more than 16384 slots */
+	SEEN_GAP = 32,      /* started after the previous packet's latest instant */
+	SEEN_NO_GAP = 64,   /* did not */
+	SEEN_KINDS = 7
+};
+
+/* Returns 0 (added; *seen says what the packet exercised) or -1 (malformed, `s` untouched). */
+static int tsum_add(const uint8_t *pl, size_t len, bool accept_v1, unsigned v1_res,
+		    struct tsum *s, unsigned *seen)
+{
+	const uint64_t mask62 = (UINT64_C(1) << 62) - 1;
+	unsigned version = len ? pl[0] & 15 : 0, c;
+	size_t hdr, n_slots, n_ev = 0;
+
+	if (version == 2) {
+		hdr = 38;
+		c = pl[0] >> 4 & 7;
+	} else if (version == 1 && accept_v1) {
+		hdr = 70;
+		c = v1_res;
+	} else {
+		return -1;
+	}
+	if (len < hdr || pl[1] != 3 || (len - hdr) % 4 || len - hdr < 8)
+		return -1;
+	n_slots = (len - hdr) / 4;
+#define SL(k) rd32(pl + hdr + 4 * (size_t)(k))
+	if (SL(0) >> 30 != 0)
+		return -1;
+	for (size_t i = 2; i < n_slots; i++) {
+		if (SL(i) >> 30 != 0)
+			n_ev++;
+		else if (++i == n_slots)
+			return -1; /* a timestamp's first half in the last slot */
+	}
+	if (version == 2 && n_ev == 0)
+		return -1;
+
+	const uint64_t ns = UINT64_C(8) << c, start = (uint64_t)(SL(0) & 0x3fffffff) << 32 | SL(1);
+	const uint64_t start_ns = (start << c) * 8;
+	uint64_t t = start, latest = start, last = start, peak[8], moved[8] = {0};
+	int64_t occ[8];
+	__int128 area[8] = {0};
+
+	*seen = (version == 1 ? SEEN_V1 : 0) | (n_slots > 16384 ? SEEN_LONG : 0);
+	if (s->packets == 0) {
+		s->first_ns = start_ns;
+	} else if (start_ns <= s->latest_ns) {
+		*seen |= SEEN_NO_GAP;
+	} else {
+		const uint64_t gap = start_ns - s->latest_ns;
+
+		*seen |= SEEN_GAP;
+
+		for (int q = 0; q < 8; q++) {
+			s->q[q].integral += (__int128)s->q[q].occupancy * gap;
+			s->q[q].scale += mag(s->q[q].occupancy) * gap;
+		}
+		s->span_ns += gap;
+	}
+	for (int q = 0; q < 8; q++) {
+		occ[q] = version == 2 ? rd32(pl + 6 + 4 * q) : rd32(pl + 6 + 8 * q);
+		peak[q] = (uint64_t)occ[q];
+		if (s->packets == 0 || occ[q] > s->q[q].max) {
+			s->q[q].max = occ[q];
+			s->q[q].max_ns = start_ns;
+		}
+	}
+	for (size_t i = 2; i < n_slots; i++) {
+		const uint32_t v = SL(i);
+		const unsigned type = v >> 30, q = v >> 27 & 7, l = v >> 19 & 255;
+
+		if (type == 0) {
+			const uint64_t ts = (uint64_t)(v & 0x3fffffff) << 32 | SL(++i);
+
+			if (ts < t)
+				*seen |= SEEN_BACK;
+			if (ts >= start && ts - start >= UINT64_C(1) << 40)
+				*seen |= SEEN_FAR;
+			t = ts;
+		} else if (version == 2)
+			t += v & 0x7ffff;
+		else
+			t += ((v & 0x7ffff) - t) & 0x7ffff;
+		if (t > latest) {
+			for (int k = 0; k < 8; k++)
+				area[k] += (__int128)occ[k] * (t - latest);
+			latest = t;
+		}
+		if (type == 0)
+			continue;
+		last = t;
+		s->q[q].events[type]++;
+		s->q[q].words[type] += l;
+		occ[q] += type == 1 ? l : type == 2 ? -(int64_t)l : 0;
+		moved[q] += type == 3 ? 0 : l;
+		if ((uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]) > peak[q])
+			peak[q] = (uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]);
+		if (occ[q] > s->q[q].max) {
+			s->q[q].max = occ[q];
+			s->q[q].max_ns = ((t & mask62) << c) * 8;
+		}
+	}
+#undef SL
+	if (!(*seen & (SEEN_V1 | SEEN_LONG | SEEN_BACK | SEEN_FAR)))
+		*seen |= SEEN_FAST;
+	for (int q = 0; q < 8; q++) {
+		s->q[q].occupancy = occ[q];
+		s->q[q].integral += area[q] * ns;
+		s->q[q].scale += (unsigned __int128)(peak[q] + moved[q]) * (latest - start) * ns;
+	}
+	s->span_ns += (latest - start) * ns;
+	s->latest_ns = start_ns + (latest - start) * ns;
+	s->last_ns = ((last & mask62) << c) * 8;
+	s->packets++;
+	s->events += n_ev;
+	return 0;
+}
+
+/*
+ * The library's double against the exact integral: equal while every term a double sum of it
+ * can hold is below 2^53 (decode.h: exact while below 2^53), else within 1e-9 of the larger
+ * of the result and those terms (a double sum is off by a few ulps of its terms, however
+ * small the result is after they cancel).
+ */
+static bool integral_close(double got, __int128 exact, unsigned __int128 scale)
+{
+	const double want = (double)exact, diff = got > want ? got - want : want - got;
+	const double m = (double)mag(exact), sc = (double)scale;
+
+	if (scale < (unsigned __int128)1 << 53)
+		return got == want;
+	return diff <= 1e-9 * (m > sc ? m : sc);
+}
+
+/* Every field of the library's summary against the reference; the first difference is
+ * explained. */
+static void expect_summary(int line, const struct pktstats_summary *a, const struct tsum *b)
+{
+	const struct {
+		const char *name;
+		uint64_t got, want;
+	} top[] = {
+		{"packets", a->packets, b->packets},    {"events", a->events, b->events},
+		{"first_ns", a->first_ns, b->first_ns}, {"last_ns", a->last_ns, b->last_ns},
+		{"latest_ns", a->latest_ns, b->latest_ns}, {"span_ns", a->span_ns, b->span_ns},
+	};
+
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		if (top[i].got != top[i].want) {
+			if (test_ok)
+				diag("line %d: summary %s %" PRIu64 ", reference %" PRIu64, line,
+				     top[i].name, top[i].got, top[i].want);
+			test_ok = 0;
+			return;
+		}
+	}
+	for (unsigned q = 0; q < 8; q++) {
+		const struct pktstats_queue_summary *x = &a->queues[q];
+		const struct tq *y = &b->q[q];
+		const struct {
+			const char *name;
+			uint64_t got, want;
+		} f[] = {
+			{"events[0]", x->events[0], y->events[0]},
+			{"events[1]", x->events[1], y->events[1]},
+			{"events[2]", x->events[2], y->events[2]},
+			{"events[3]", x->events[3], y->events[3]},
+			{"words[0]", x->words[0], y->words[0]},
+			{"words[1]", x->words[1], y->words[1]},
+			{"words[2]", x->words[2], y->words[2]},
+			{"words[3]", x->words[3], y->words[3]},
+			{"occupancy", (uint64_t)x->occupancy, (uint64_t)y->occupancy},
+			{"max_occupancy", (uint64_t)x->max_occupancy, (uint64_t)y->max},
+			{"max_time_ns", x->max_time_ns, y->max_ns},
+		};
+
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			if (f[i].got != f[i].want) {
+				if (test_ok)
+					diag("line %d: queue %u %s %" PRId64 ", reference %" PRId64,
+					     line, q, f[i].name, (int64_t)f[i].got,
+					     (int64_t)f[i].want);
+				test_ok = 0;
+				return;
+			}
+		}
+		if (!integral_close(x->integral, y->integral, y->scale)) {
+			if (test_ok)
+				diag("line %d: queue %u integral %.17g, reference %.17g "
+				     "(terms up to %.3g)", line, q, x->integral,
+				     (double)y->integral, (double)y->scale);
+			test_ok = 0;
+			return;
+		}
+	}
+}
+
+/*
+ * A random payload in d. Starts mostly after *clock (the previous packet's latest tick) and
+ * moves it on. c is the summary's usual resolution. Every kind the summary treats apart:
+ * time going forward only (the fast loop), timestamps going back, jumps of 2^40 ticks or
+ * more (and just below), version 1, more than 16384 slots (not beyond max_slots), ticks past
+ * 2^62, queue sizes up to 2^32 - 1; one in eight is then broken. Returns true for version 1.
+ */
+static bool gen_packet(struct dyn *d, uint64_t *clock, unsigned c, size_t max_slots)
+{
+	const uint64_t mask62 = (UINT64_C(1) << 62) - 1, far = UINT64_C(1) << 40;
+	const unsigned kind = (unsigned)(rng() % 16);
+	const bool v1 = kind == 9 || kind == 10 || (kind == 11 && rng() % 2);
+	const bool back = kind == 6 || kind == 7 || kind >= 12 || (v1 && rng() % 2);
+	const bool jump = kind == 8 || kind >= 12 || (v1 && rng() % 4 == 0);
+	const unsigned ts_odds = 1 + (unsigned)(rng() % 32);
+	uint32_t qs[8];
+	uint64_t start, t;
+	size_t n_ev;
+	struct buf h;
+
+	if (kind == 11 && max_slots > 16384) /* 16384 slots and more */
+		n_ev = 16383 + (size_t)(rng() % (max_slots - 16384 < 24000 ? max_slots - 16384
+									  : 24000));
+	else if (rng() % 8 == 0)
+		n_ev = (size_t)(rng() % 600);
+	else
+		n_ev = 1 + (size_t)(rng() % 40);
+	switch (rng() % 8) {
+	case 0: start = rng() & mask62; break;                     /* anywhere */
+	case 1: start = *clock - rng() % 3000; break;               /* before the previous end */
+	case 2: start = mask62 - rng() % 4096; break;               /* events pass 2^62 */
+	default: start = *clock + rng() % 100000; break;            /* after it: a gap */
+	}
+	start &= mask62;
+	for (int q = 0; q < 8; q++)
+		qs[q] = rng() % 8 == 0 ? (uint32_t)rng()
+		      : rng() % 4 == 0 ? 0 : (uint32_t)(rng() % 3000);
+	if (v1)
+		put_hdr1(&h, 0x01, (uint32_t)rng(), qs, NULL);
+	else
+		put_hdr2(&h, (int)(rng() % 2), rng() % 4 ? c : (unsigned)(rng() % 8),
+			 (uint32_t)rng(), qs);
+	dstart(d, &h);
+	dput_ts(d, start);
+	t = start;
+	for (size_t k = 0; k < n_ev; k++) {
+		if (rng() % ts_odds == 0) {
+			uint64_t ts;
+
+			if (jump && rng() % 3 == 0) {
+				switch (rng() % 4) {
+				case 0: ts = start + far; break;        /* the first that folds */
+				case 1: ts = start + far - 1; break;    /* the last that does not */
+				case 2: ts = t + far + rng() % far; break;
+				default: ts = rng(); break;
+				}
+			} else if (back && rng() % 2) {
+				ts = t - rng() % (t - start + 3000); /* maybe before the start */
+			} else {
+				ts = t + rng() % 5000;
+			}
+			ts &= mask62;
+			dput_ts(d, ts);
+			t = ts;
+		}
+		const uint32_t r = (uint32_t)rng();
+		const unsigned type = r % 20 < 9 ? ARR : r % 20 < 18 ? DEP : DROP;
+		const unsigned q = rng() % 4 ? (unsigned)(r >> 8) % 3 : (unsigned)(r >> 8) % 8;
+		const unsigned len = (unsigned)(r >> 16) % (rng() % 4 ? 16 : 256);
+		const uint32_t step = rng() % 8 ? (uint32_t)(rng() % 50)
+					       : (uint32_t)rng() & 0x7ffff;
+
+		t += step;
+		dput32(d, ev(type, q, len, v1 ? (uint32_t)t & 0x7ffff : step));
+	}
+	if (rng() % 8 == 0) /* a last timestamp, after the last event */
+		dput_ts(d, (t + rng() % 1000) & mask62);
+	*clock = t & mask62;
+
+	if (rng() % 8 == 0) {
+		switch (rng() % 6) {
+		case 0: /* a partial slot */
+			d->n -= 1 + rng() % 3;
+			break;
+		case 1: /* the first half of a timestamp last */
+			dput32(d, (uint32_t)rng() & 0x3fffffff);
+			break;
+		case 2: /* first slot a short event */
+			d->b[h.n] |= 0x40;
+			break;
+		case 3: /* version 2 with timestamps only (version 1 accepts it) */
+			d->n = h.n;
+			dput_ts(d, start);
+			dput_ts(d, start + 1);
+			break;
+		case 4: /* bad version or event types */
+			d->b[rng() % 2] ^= 0x04;
+			break;
+		default: /* truncated */
+			d->n = (size_t)(rng() % (d->n + 1));
+			break;
+		}
+	}
+	return v1;
+}
+
+static uint64_t seed_state(uint64_t seed)
+{
+	uint64_t x = (seed + 1) * UINT64_C(0x9e3779b97f4a7c15);
+
+	return x ? x : 1; /* xorshift never leaves 0 */
+}
+
+/*
+ * Random summaries: rounds of 1..12 packets, each added by pktstats_decode_payload_summary()
+ * and by the reference, with its own options (version 1 accepted or not, its resolution):
+ * several resolutions in one summary. The summary must equal the reference after each packet,
+ * and be unchanged by a malformed one.
+ */
+static void test_summary_random(uint64_t seed)
+{
+	static const char *const kinds[] = {"fast", "back", "far", "v1", "long", "gap", "no gap"};
+	unsigned n_seen[SEEN_KINDS] = {0}, added = 0, refused = 0;
+	struct dyn d = {0};
+	char name[96];
+
+	begin();
+	rng_state = seed_state(seed);
+	for (int round = 0; round < 500 && test_ok; round++) {
+		struct pktstats_summary s, before;
+		struct tsum ref;
+		const unsigned c = (unsigned)(rng() % 8), n_packets = 1 + (unsigned)(rng() % 12);
+		uint64_t clock = rng() >> (rng() % 64) >> 2;
+
+		memset(&s, 0, sizeof(s));
+		memset(&ref, 0, sizeof(ref));
+		for (unsigned k = 0; k < n_packets && test_ok; k++) {
+			const bool v1 = gen_packet(&d, &clock, c, 40000);
+			struct pktstats_decode_options o = {
+				.accept_v1 = v1 ? rng() % 8 != 0 : rng() % 2,
+				.v1_resolution = (uint8_t)(rng() % 8),
+			};
+			struct pktstats_packet p;
+			enum pktstats_decode_error why;
+			uint8_t *pl = exact(d.b, d.n);
+			unsigned seen = 0;
+			int r, rr;
+
+			before = s;
+			r = pktstats_decode_payload_summary(pl, d.n, &o, &p, &s, &why);
+			rr = tsum_add(pl, d.n, o.accept_v1, o.v1_resolution, &ref, &seen);
+			if (rr == 0) {
+				EXPECT_EQ(r, 0);
+				added++;
+				for (unsigned i = 0; i < SEEN_KINDS; i++)
+					n_seen[i] += seen >> i & 1;
+			} else {
+				EXPECT_EQ(r, -EBADMSG);
+				EXPECT(why != PKTSTATS_DECODE_OK);
+				EXPECT(memcmp(&s, &before, sizeof(s)) == 0);
+				refused++;
+			}
+			expect_summary(__LINE__, &s, &ref);
+			if (!test_ok)
+				diag("seed %" PRIu64 " round %d packet %u: %zu bytes, "
+				     "v1 %d/%d c %u", seed, round, k, d.n, v1, o.accept_v1,
+				     (unsigned)o.v1_resolution);
+			free(pl);
+		}
+	}
+	free(d.b);
+	diag("%u packets added, %u malformed; fast %u, back %u, far %u, v1 %u, long %u, gap %u, "
+	     "no gap %u", added, refused, n_seen[0], n_seen[1], n_seen[2], n_seen[3], n_seen[4],
+	     n_seen[5], n_seen[6]);
+	for (unsigned i = 0; i < SEEN_KINDS; i++)
+		if (n_seen[i] == 0 && test_ok) {
+			diag("no packet of kind %s", kinds[i]);
+			test_ok = 0;
+		}
+	EXPECT(refused > 0);
+	snprintf(name, sizeof(name), "summary: random packets against a reference (seed %" PRIu64
+		 ")", seed);
+	end(name);
+}
+
+/*
+ * The same through the stream: frames (build_frame) fed to pktstats_stream_feed_frame_summary()
+ * give the summary pktstats_decode_payload_summary() builds from their payloads, bit for bit
+ * (and the reference's); frames for another port are not added.
+ */
+static void test_summary_stream(uint64_t seed)
+{
+	static struct buf f;
+	static struct pktstats_stream st;
+	struct dyn d = {0};
+	unsigned added = 0, ignored = 0;
+	char name[96];
+
+	begin();
+	rng_state = seed_state(seed ^ 0x5ca1ab1e);
+	for (int round = 0; round < 60 && test_ok; round++) {
+		struct pktstats_stream_options so;
+		struct pktstats_stream_result res;
+		struct pktstats_summary s, sp, before;
+		struct tsum ref;
+		const unsigned c = (unsigned)(rng() % 8), n_packets = 1 + (unsigned)(rng() % 20);
+		uint64_t clock = rng() >> (rng() % 64) >> 2;
+
+		pktstats_stream_default_options(&so);
+		so.decode.accept_v1 = rng() % 4 != 0;
+		so.decode.v1_resolution = (uint8_t)(rng() % 8);
+		EXPECT_EQ(pktstats_stream_init(&st, &so), 0);
+		memset(&s, 0, sizeof(s));
+		memset(&sp, 0, sizeof(sp));
+		memset(&ref, 0, sizeof(ref));
+		for (unsigned k = 0; k < n_packets && test_ok; k++) {
+			struct frame_opts o = frame_defaults();
+			struct pktstats_packet p;
+			enum pktstats_decode_error why;
+			unsigned seen;
+			int r, rp;
+
+			/* at most 16300 slots: the frame's IP total length fits in 16 bits */
+			gen_packet(&d, &clock, c, 16300);
+			o.id = (uint16_t)k;
+			o.sport = (uint16_t)(27033 + rng() % 3);
+			if (rng() % 16 == 0)
+				o.dport = 9; /* not a stat packet for this stream */
+			build_frame(&f, d.b, d.n, &o);
+			before = s;
+			r = pktstats_stream_feed_frame_summary(&st, f.b, f.n, &s, &res);
+			if (o.dport != 27033) {
+				EXPECT_EQ(r, -ENOMSG);
+				EXPECT(memcmp(&s, &before, sizeof(s)) == 0);
+				ignored++;
+				continue;
+			}
+			rp = pktstats_decode_payload_summary(d.b, d.n, &so.decode, &p, &sp, &why);
+			EXPECT_EQ(r, rp);
+			EXPECT_EQ(res.reason, why);
+			EXPECT(memcmp(&s, &sp, sizeof(s)) == 0);
+			if (tsum_add(d.b, d.n, so.decode.accept_v1, so.decode.v1_resolution, &ref,
+				     &seen) == 0)
+				added++;
+			if (!test_ok)
+				diag("seed %" PRIu64 " round %d frame %u: payload %zu bytes", seed,
+				     round, k, d.n);
+		}
+		expect_summary(__LINE__, &s, &ref);
+		EXPECT_EQ(st.total.packets, s.packets);
+		EXPECT_EQ(st.total.events, s.events);
+	}
+	free(d.b);
+	diag("%u packets added through the stream, %u frames ignored", added, ignored);
+	EXPECT(added > 100 && ignored > 0);
+	snprintf(name, sizeof(name), "summary: the stream's summary equals the payloads' (seed %"
+		 PRIu64 ")", seed);
+	end(name);
+}
+
 int main(void)
 {
+	/* The random summary tests run a fixed seed and one from the clock, so that every run
+	 * also tries new input; PKTSTATS_TEST_SEED=N runs N alone (a replay). */
+	const char *env = getenv("PKTSTATS_TEST_SEED");
+	uint64_t seeds[2] = {20240601, (uint64_t)time(NULL)};
+	unsigned n_seeds = 2;
+
+	if (env && *env) {
+		seeds[0] = strtoull(env, NULL, 0);
+		n_seeds = 1;
+	}
+	for (unsigned i = 0; i < n_seeds; i++)
+		printf("# seed %" PRIu64 " (replay: PKTSTATS_TEST_SEED=%" PRIu64 ")\n", seeds[i],
+		       seeds[i]);
 	test_normal_packet();
 	test_header_fields();
 	test_first_gap();
@@ -1810,6 +2771,17 @@ int main(void)
 	test_stream_missed_and_payload();
 	test_bit_flips();
 	test_random();
+	test_summary_one_packet();
+	test_summary_packets();
+	test_summary_time_back();
+	test_summary_v1_far_jump();
+	test_summary_long_packet();
+	test_summary_malformed();
+	test_summary_mean_einval();
+	for (unsigned i = 0; i < n_seeds; i++) {
+		test_summary_random(seeds[i]);
+		test_summary_stream(seeds[i]);
+	}
 	printf("1..%u\n", tests_run);
 	if (tests_failed)
 		printf("# %u of %u tests failed\n", tests_failed, tests_run);

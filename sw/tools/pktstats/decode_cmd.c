@@ -174,8 +174,7 @@ static void print_summary(struct stat_reader *reader)
 	const struct pktstats_stream *stream = stat_reader_stream(reader);
 	const struct stat_reader_counts *counts = stat_reader_counts(reader);
 	const struct pktstats_stream_counters *t = &stream->total;
-	struct stat_summary summary;
-	stat_reader_summary(reader, &summary);
+	const struct pktstats_summary *summary = stat_reader_summary(reader);
 	char text[600];
 
 	out_begin();
@@ -203,16 +202,17 @@ static void print_summary(struct stat_reader *reader)
 	out_uint("gaps", t->gaps, NULL);
 	out_uint("resets", t->resets, NULL);
 	out_uint("m-flags", t->missed_flags, NULL);
-	out_uint("first-ns", summary.first_ns, NULL);
-	out_uint("last-ns", summary.last_ns, NULL);
+	out_uint("first-ns", summary->first_ns, NULL);
+	out_uint("last-ns", summary->last_ns, NULL);
 	char span[64];
-	snprintf(span, sizeof span, "%" PRIu64 " ns (%.6f s)", summary.span_ns,
-		 summary.span_ns / 1e9);
-	out_uint("span-ns", summary.span_ns, span);
+	snprintf(span, sizeof span, "%" PRIu64 " ns (%.6f s)", summary->span_ns,
+		 summary->span_ns / 1e9);
+	out_uint("span-ns", summary->span_ns, span);
 
 	out_table_begin("queues", queue_columns, sizeof queue_columns / sizeof queue_columns[0]);
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		const struct stat_queue_summary *s = &summary.queues[q];
+		const struct pktstats_queue_summary *s = &summary->queues[q];
+		const double mean = pktstats_summary_mean(summary, q);
 		out_row_begin();
 		out_uint("queue", q, NULL);
 		out_uint("arrivals", s->events[PKTSTATS_EVENT_ARRIVAL], NULL);
@@ -222,8 +222,8 @@ static void print_summary(struct stat_reader *reader)
 		out_int("max-bytes", STAT_BYTES(s->max_occupancy), NULL);
 		out_int("max-words", s->max_occupancy, NULL);
 		out_uint("max-time-ns", s->max_time_ns, NULL);
-		out_real("mean-bytes", s->mean_occupancy * 8, 1);
-		out_real("mean-words", s->mean_occupancy, 3);
+		out_real("mean-bytes", mean * 8, 1);
+		out_real("mean-words", mean, 3);
 		out_row_end();
 	}
 	out_table_end();

@@ -314,6 +314,10 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 	}
 	if (n_files == 0)
 		return cli_usage(cli, "no capture file given");
+	for (size_t i = 0; i < n_files; i++)
+		if (!strcmp(files[i], "-")) /* it would be read twice (the passes below) */
+			return cli_usage(cli, "'-': plot reads its captures twice, so not from standard "
+					 "input: save it to a file first");
 	if (!out)
 		return cli_usage(cli, "no output given (-o FILE.png)");
 	if (queues_given && queue_mask == 0)
@@ -337,8 +341,7 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 			malformed++;
 		}
 	}
-	struct stat_summary summary;
-	stat_reader_summary(reader, &summary);
+	const struct pktstats_summary summary = *stat_reader_summary(reader);
 	stat_reader_close(reader);
 	if (status != CLI_OK)
 		return status; /* a file could not be read: said above */

@@ -2,12 +2,9 @@
 /*
  * pktstats CLI: stat packets out of capture files (stat_reader.h).
  *
- * The summary has two paths that must agree (tb/cli/test_cli_decode.py checks --summary against
- * figures computed from the per-event output):
- *   - with events: the decoder's events, occupancy as it reconstructed it;
- *   - summary_only, format version 2: the stream decoder validates the packet in summary mode
- *     (no event array), then one tight loop walks the slots again and reconstructs occupancy
- *     into the per-queue figures directly. This is the path `decode --summary` takes (make bench).
+ * In summary_only mode the stream decoder adds each packet to a struct pktstats_summary in the
+ * pass that validates it (decode.h): the path `decode --summary` takes, and `make bench`
+ * measures. tb/cli/test_cli_decode.py checks its figures against the simulator's truth.
  */
 #define _DEFAULT_SOURCE /* libpcap's headers use u_char */
 
@@ -20,11 +17,7 @@
 
 #include "stat_reader.h"
 
-struct queue_state {
-	int64_t occupancy;     /* words, current */
-	uint64_t span_at;      /* the span clock when occupancy was last integrated */
-	__int128 integral;     /* word x ns */
-};
+#define STAT_READER_FILE_BUFFER (1 << 20) /* bytes */
 
 struct stat_reader {
 	struct stat_reader_options options;
@@ -38,15 +31,10 @@ struct stat_reader {
 	uint64_t frame;
 	struct pktstats_stream stream;
 	struct stat_reader_counts counts;
-	/* summary */
-	struct stat_queue_summary queues[PKTSTATS_QUEUES];
-	struct queue_state state[PKTSTATS_QUEUES];
-	bool have_time;
-	uint64_t previous_ns;          /* the last instant */
-	uint64_t span;                 /* sum of forward intervals: the span clock */
-	uint64_t first_ns, last_ns, events, packets;
+	struct pktstats_summary summary; /* summary_only */
 	char error[512];
 	struct pktstats_event event_buffer[PKTSTATS_DECODE_MAX_EVENTS];
+	char file_buffer[STAT_READER_FILE_BUFFER]; /* stdio's, for the file being read */
 };
 
 static void set_error(struct stat_reader *r, const char *format, ...)
@@ -80,6 +68,14 @@ int stat_reader_open(struct stat_reader **reader, const char *const *paths, size
 	if (options->v1_resolution > PKTSTATS_RESOLUTION_MAX || options->udp_port == 0) {
 		snprintf(error, error_size, "%s", options->udp_port == 0 ? "UDP port 0"
 						: "version 1 resolution above 7");
+		return -EINVAL;
+	}
+	size_t stdin_count = 0;
+	for (size_t i = 0; i < n_paths; i++)
+		stdin_count += !strcmp(paths[i], "-");
+	if (stdin_count > 1) {
+		snprintf(error, error_size, "'-' (standard input) given %zu times: it can be read once",
+			 stdin_count);
 		return -EINVAL;
 	}
 	struct stat_reader *r = calloc(1, sizeof *r);
@@ -157,171 +153,9 @@ const struct stat_reader_counts *stat_reader_counts(const struct stat_reader *r)
 	return &r->counts;
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* Summary */
-
-/* A new instant: the span clock moves on by the forward interval. */
-static inline void advance(struct stat_reader *r, uint64_t t)
+const struct pktstats_summary *stat_reader_summary(const struct stat_reader *r)
 {
-	if (t > r->previous_ns)
-		r->span += t - r->previous_ns;
-	r->previous_ns = t;
-}
-
-/* A packet starts at t: every queue's occupancy becomes its size. */
-static void summary_packet_start(struct stat_reader *r, const struct pktstats_packet *packet)
-{
-	uint64_t t = pktstats_tick_to_ns(packet->start_tick, packet->resolution);
-	if (!r->have_time) {
-		r->have_time = true;
-		r->previous_ns = r->first_ns = r->last_ns = t;
-		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-			r->queues[q].max_occupancy = INT64_MIN;
-	}
-	advance(r, t);
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		struct queue_state *s = &r->state[q];
-		s->integral += (__int128)s->occupancy * (int64_t)(r->span - s->span_at);
-		s->span_at = r->span;
-		s->occupancy = packet->queue_size[q];
-		if (s->occupancy > r->queues[q].max_occupancy) {
-			r->queues[q].max_occupancy = s->occupancy;
-			r->queues[q].max_time_ns = t;
-		}
-	}
-	r->packets++;
-}
-
-/* From the decoder's events. */
-static void summary_events(struct stat_reader *r, const struct pktstats_event *events, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct pktstats_event *e = &events[i];
-		advance(r, e->time_ns);
-		struct queue_state *s = &r->state[e->queue];
-		struct stat_queue_summary *qs = &r->queues[e->queue];
-		s->integral += (__int128)s->occupancy * (int64_t)(r->span - s->span_at);
-		s->span_at = r->span;
-		s->occupancy = e->occupancy;
-		qs->events[e->type & 3]++;
-		qs->words[e->type & 3] += e->length;
-		if (s->occupancy > qs->max_occupancy) {
-			qs->max_occupancy = s->occupancy;
-			qs->max_time_ns = e->time_ns;
-		}
-		r->last_ns = e->time_ns;
-	}
-	r->events += n;
-}
-
-static inline uint32_t be32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return __builtin_bswap32(v);
-}
-
-/*
- * The fast path: a version 2 payload the stream has validated, walked once more. Per packet,
- * everything is local: occupancy per queue; per queue and type, count << 32 | words (a packet
- * has fewer than 2^15 events of at most 255 words); and the integral in the form
- *   integral over the packet = sum over events of occupancy_before x (s_k - s_previous)
- *                            = occupancy_end x s_end - sum over changes of delta_k x s_k
- * with s the ns since the packet's start. No overflow: the timestamp slots are at most 2^40 ns
- * after the start (else, or when one goes back in time, the loop bails out to the events
- * path) and the gaps add less than n_slots << 19 ticks (checked below 2^37 clocks first), so
- * s < 2^41, |delta x s| < 2^49 and the sums stay below 2^63.
- * Returns false when it bailed out (nothing was changed).
- */
-static bool summary_fast(struct stat_reader *r, const struct pktstats_packet *packet,
-			 const uint8_t *payload)
-{
-	static const int64_t sign[4] = {0, 1, -1, 0}; /* by type: arrival +, departure -, drop 0 */
-	const uint8_t *slots = payload + PKTSTATS_STAT_HEADER_BYTES;
-	const unsigned c = packet->resolution;
-	const uint32_t n = packet->n_slots;
-	const uint64_t ns_per_tick = (uint64_t)PKTSTATS_CLOCK_NS << c; /* a multiply, no shift by cl */
-	const uint64_t t0 = pktstats_tick_to_ns(packet->start_tick, c);
-	uint64_t base = packet->start_tick, gaps = 0; /* tick = base + gaps */
-	int64_t occupancy[PKTSTATS_QUEUES], max[PKTSTATS_QUEUES], weighted[PKTSTATS_QUEUES];
-	uint64_t max_s[PKTSTATS_QUEUES];
-	uint64_t packed[PKTSTATS_QUEUES * 4] = {0};
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		occupancy[q] = packet->queue_size[q];
-		max[q] = r->queues[q].max_occupancy;
-		max_s[q] = UINT64_MAX;
-		weighted[q] = 0;
-	}
-	if ((((uint64_t)n << PKTSTATS_SLOT_GAP_BITS) << c) >> 37)
-		return false;
-	int64_t s = 0;
-	for (uint32_t i = 2; i < n; i++) { /* slots 0-1: the start timestamp */
-		const uint32_t slot = be32(slots + 4 * (size_t)i);
-		const unsigned type = slot >> 30;
-		if (__builtin_expect(type == 0, 0)) {
-			uint64_t tick = (uint64_t)(slot & 0x3fffffffu) << 32 |
-					be32(slots + 4 * (size_t)++i);
-			uint64_t now = base + gaps;
-			if (tick < now || ((tick - packet->start_tick) << c) >> 37)
-				return false; /* back in time, or far ahead: the general path */
-			base = tick;
-			gaps = 0;
-			continue;
-		}
-		gaps += slot & PKTSTATS_SLOT_GAP_MASK;
-		s = (int64_t)((base - packet->start_tick + gaps) * ns_per_tick);
-		const unsigned q = (slot >> 27) & 7, length = (slot >> 19) & 0xff;
-		const int64_t delta = sign[type] * (int64_t)length; /* a table: no branch to mispredict */
-		packed[q * 4 + type] += (UINT64_C(1) << 32) | length;
-		occupancy[q] += delta;
-		weighted[q] += delta * s;
-		if (__builtin_expect(occupancy[q] > max[q], 0)) {
-			max[q] = occupancy[q];
-			max_s[q] = (uint64_t)s;
-		}
-	}
-	/* commit: the packet start was summarized already (summary_packet_start) */
-	const uint64_t t_end = t0 + (uint64_t)s;
-	advance(r, t_end); /* the span clock moves from t0 to t_end */
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		struct queue_state *st = &r->state[q];
-		struct stat_queue_summary *qs = &r->queues[q];
-		/* the state was integrated up to the packet's start; add the packet */
-		st->integral += (__int128)occupancy[q] * s - weighted[q];
-		st->occupancy = occupancy[q];
-		st->span_at = r->span;
-		for (unsigned type = 1; type < 4; type++) {
-			qs->events[type] += packed[q * 4 + type] >> 32;
-			qs->words[type] += packed[q * 4 + type] & 0xffffffffu;
-		}
-		if (max_s[q] != UINT64_MAX) {
-			qs->max_occupancy = max[q];
-			qs->max_time_ns = t0 + max_s[q];
-		}
-	}
-	r->last_ns = t_end;
-	r->events += packet->n_events;
-	return true;
-}
-
-void stat_reader_summary(const struct stat_reader *r, struct stat_summary *summary)
-{
-	memset(summary, 0, sizeof *summary);
-	memcpy(summary->queues, r->queues, sizeof summary->queues);
-	summary->first_ns = r->first_ns;
-	summary->last_ns = r->last_ns;
-	summary->span_ns = r->span;
-	summary->events = r->events;
-	summary->packets = r->packets;
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		const struct queue_state *s = &r->state[q];
-		__int128 integral = s->integral + (__int128)s->occupancy *
-						  (int64_t)(r->span - s->span_at);
-		summary->queues[q].mean_occupancy = r->span ? (double)integral / (double)r->span
-							    : 0.0;
-		if (!r->have_time)
-			summary->queues[q].max_occupancy = 0;
-	}
+	return &r->summary;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -330,15 +164,15 @@ void stat_reader_summary(const struct stat_reader *r, struct stat_summary *summa
 static int feed(struct stat_reader *r, const uint8_t *frame, size_t captured,
 		uint64_t capture_ns, struct stat_record *rec)
 {
-	bool summary_only = r->options.summary_only;
-	struct pktstats_event *events = summary_only ? NULL : r->event_buffer;
 	memset(rec, 0, offsetof(struct stat_record, result));
-	rec->file = NULL;
 	rec->frame = r->frame;
 	rec->capture_ns = capture_ns;
 	rec->events = NULL;
 	rec->n_events = 0;
-	int err = pktstats_stream_feed_frame(&r->stream, frame, captured, events,
+	int err = r->options.summary_only
+		? pktstats_stream_feed_frame_summary(&r->stream, frame, captured, &r->summary,
+						     &rec->result)
+		: pktstats_stream_feed_frame(&r->stream, frame, captured, r->event_buffer,
 					     PKTSTATS_DECODE_MAX_EVENTS, &rec->result);
 	if (err == -ENOMSG) {
 		r->counts.ignored[rec->result.reason % PKTSTATS_DECODE_ERROR_COUNT]++;
@@ -353,22 +187,9 @@ static int feed(struct stat_reader *r, const uint8_t *frame, size_t captured,
 	/* decoded (0; -ENOSPC cannot happen with PKTSTATS_DECODE_MAX_EVENTS) */
 	rec->status = STAT_RECORD_PACKET;
 	rec->reason = PKTSTATS_DECODE_OK;
-	const struct pktstats_packet *packet = &rec->result.packet;
-	summary_packet_start(r, packet);
-	if (!summary_only) {
+	if (!r->options.summary_only) {
 		rec->events = r->event_buffer;
 		rec->n_events = rec->result.n_events;
-		summary_events(r, rec->events, rec->n_events);
-	} else if (packet->version != 2 || !summary_fast(r, packet, rec->result.frame.payload)) {
-		/* version 1 (the decoder's own reading of its time field), or time jumps */
-		struct pktstats_decode_options options = r->stream.options.decode;
-		struct pktstats_packet again;
-		size_t n = 0;
-		if (pktstats_decode_payload_ex(rec->result.frame.payload,
-					       rec->result.frame.payload_len, &options, &again,
-					       r->event_buffer, PKTSTATS_DECODE_MAX_EVENTS, &n,
-					       NULL) >= 0)
-			summary_events(r, r->event_buffer, n);
 	}
 	return 1;
 }
@@ -387,9 +208,20 @@ static int open_next(struct stat_reader *r)
 	while (r->next_path < r->n_paths) {
 		const char *path = r->paths[r->next_path++];
 		char error[PCAP_ERRBUF_SIZE] = "";
-		pcap_t *p = pcap_open_offline_with_tstamp_precision(path,
-								    PCAP_TSTAMP_PRECISION_NANO,
-								    error);
+		pcap_t *p = NULL;
+		/* Our own FILE, for its buffer: stdio's default (the file system's block size,
+		 * 4 KiB) costs a read() per few packets. (glibc ignores setvbuf's size without a
+		 * buffer.) "-" is standard input, as for libpcap's own open. */
+		FILE *file = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+		if (!file) {
+			snprintf(error, sizeof error, "%s", strerror(errno));
+		} else {
+			setvbuf(file, r->file_buffer, _IOFBF, sizeof r->file_buffer);
+			p = pcap_fopen_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO,
+								     error);
+			if (!p)
+				fclose(file);
+		}
 		if (!p) {
 			if (!strncmp(error, path, strlen(path))) /* libpcap names it already */
 				set_error(r, "%s", error);

@@ -10,11 +10,13 @@
  *           if (rec.status != STAT_RECORD_PACKET) continue;            malformed: counted
  *           for (size_t i = 0; i < rec.n_events; i++) use rec.events[i];
  *   }
- *   stat_reader_stream(r), stat_reader_counts(r): totals; stat_reader_close(r).
+ *   stat_reader_stream(r), stat_reader_counts(r): totals; stat_reader_summary(r): per queue
+ *   (summary_only); stat_reader_close(r).
  *
  * Files: pcap (microsecond or nanosecond) and pcapng, through libpcap, opened with nanosecond
- * precision. The files are read in order as one capture: one pktstats_stream (decode.h) tracks
- * sequence numbers per source across them (e.g. the files of consecutive recordings).
+ * precision ("-" is standard input, once at most). The files are read in order as one capture:
+ * one pktstats_stream (decode.h) tracks sequence numbers per source across them (e.g. the
+ * files of consecutive recordings).
  *
  * Filter: every frame goes through a BPF filter first (default STAT_READER_DEFAULT_FILTER with
  * the options' UDP port, which also matches one 802.1Q tag); frames it rejects are counted in
@@ -52,10 +54,10 @@
 struct stat_reader_options {
 	uint16_t udp_port;     /* stat packets' UDP destination port (default PKTSTATS_UDP_PORT) */
 	const char *filter;    /* BPF filter of the caller's own, or NULL for the default */
-	bool summary_only;     /* the caller wants no events: stat_reader_next() fills
-				  rec.events = NULL, n_events = 0 and accumulates the summary (below)
-				  on the fast path; otherwise rec.events is filled and the summary is
-				  still accumulated */
+	bool summary_only;     /* the caller wants no events but the summary: stat_reader_next()
+				  fills rec.events = NULL, n_events = 0 and adds each packet to the
+				  summary (stat_reader_summary) in the decoder's summary mode;
+				  otherwise rec.events is filled and there is no summary */
 	uint8_t v1_resolution; /* c for format version 1 packets (0..7, default 0) */
 };
 
@@ -81,36 +83,6 @@ struct stat_record {
 	const struct pktstats_event *events; /* PACKET without summary_only: the packet's events
 						in order; valid until the next call */
 	size_t n_events;
-};
-
-/* Per queue, over everything read so far (the summary). Occupancy in 64-bit words. */
-struct stat_queue_summary {
-	uint64_t events[4];         /* by enum pktstats_event_type: [1] arrivals, [2] departures,
-				       [3] drops; [0] unused */
-	uint64_t words[4];          /* sum of their lengths, 64-bit words, same index */
-	int64_t max_occupancy;      /* largest occupancy: queue sizes of packets and after events */
-	uint64_t max_time_ns;       /* when it was first reached (time_ns) */
-	double mean_occupancy;      /* time-weighted mean (words) over the span, see below; 0 if
-				       the span is 0 */
-};
-
-/*
- * The summary (stat_reader_summary). Time-weighted mean occupancy: the reconstructed occupancy
- * of a queue is a step function of time: from each packet's first timestamp it is the packet's
- * queue size, and each event sets it to the occupancy after the event. It is integrated from
- * the first packet's first timestamp to the last event read (the span) and divided by the span.
- * Where time goes back between two consecutive instants (timer reset, reordered packets,
- * resolution changes), that interval counts as zero length; the span is the sum of the forward
- * intervals. Packets that do not decode contribute nothing; the occupancy carries on unchanged
- * over them, as over lost packets, until the next packet's queue sizes.
- */
-struct stat_summary {
-	struct stat_queue_summary queues[PKTSTATS_QUEUES];
-	uint64_t first_ns;          /* first packet's first timestamp (time_ns) */
-	uint64_t last_ns;           /* last event read */
-	uint64_t span_ns;           /* sum of the forward intervals between them */
-	uint64_t events;            /* events summarized */
-	uint64_t packets;           /* packets summarized */
 };
 
 /* Frame counts beyond the stream's (pktstats_stream: packets, events, malformed, lost, gaps,
@@ -158,8 +130,9 @@ const char *stat_reader_error(const struct stat_reader *reader);
 /* The stream: sequence tracking per source, totals (decode.h). */
 const struct pktstats_stream *stat_reader_stream(const struct stat_reader *reader);
 const struct stat_reader_counts *stat_reader_counts(const struct stat_reader *reader);
-/* The summary of everything read so far; means computed at the call. */
-void stat_reader_summary(const struct stat_reader *reader, struct stat_summary *summary);
+/* summary_only: the summary of the packets read so far (decode.h: struct pktstats_summary,
+ * means with pktstats_summary_mean()); all zero otherwise. */
+const struct pktstats_summary *stat_reader_summary(const struct stat_reader *reader);
 
 void stat_reader_close(struct stat_reader *reader);
 

@@ -21,8 +21,11 @@
  *             another UDP port); it is counted as ignored.
  *
  * Summary mode: pass events = NULL (max_events is then ignored). The decoder still validates
- * every slot and fills the packet summary (n_events, ticks), but writes no per-event output and
- * does not reconstruct occupancy. This is the fast path for counting and benchmarks.
+ * every slot and fills the packet summary (n_events, ticks), but writes no per-event output.
+ * With a struct pktstats_summary (pktstats_decode_payload_summary,
+ * pktstats_stream_feed_frame_summary) it also adds the packet to per-queue figures in the same
+ * pass: events and words by type, maximum and time-weighted mean occupancy. This is what
+ * `pktstats decode --summary` runs on, and what `make bench` measures.
  *
  * Time: a tick is 8 ns << c (c = packet resolution). Ticks are absolute (since the last timer
  * reset) and all tick arithmetic is modulo 2^62: a short event's tick is
@@ -215,6 +218,61 @@ int pktstats_decode_payload_ex(const uint8_t *payload, size_t len,
 			       size_t max_events, size_t *n_events,
 			       enum pktstats_decode_error *reason);
 
+/*
+ * A capture's summary, per queue, built in summary mode (pktstats_decode_payload_summary,
+ * pktstats_stream_feed_frame_summary): each packet that decodes is added in the same pass that
+ * validates it. Zero-initialize it before the first packet. Occupancy in 64-bit words.
+ *
+ * The time-weighted integral: the occupancy of a queue is a step function of time: at each
+ * packet's first timestamp it is the packet's queue size, after each event the occupancy after
+ * it (queue_size, +length per arrival, -length per departure, from the packet's start). Time
+ * advances from one instant (a packet's first timestamp, a timestamp, an event) to the next
+ * only when the next one is later: between packets from the previous packet's latest instant
+ * to the next packet's start; within a packet an instant earlier than the packet's latest so
+ * far adds nothing until time passes that again. So a timer reset or a reordered packet costs
+ * at most one interval, not the rest of the capture. A malformed packet adds nothing: the
+ * occupancy carries on over it, as over lost packets, until the next packet's queue sizes.
+ * integral / span_ns is the time-weighted mean (pktstats_summary_mean). The integral is a
+ * double: exact while every product it adds (occupancy x interval) stays below 2^53 word x ns,
+ * which real captures do by far; rounded beyond.
+ */
+struct pktstats_queue_summary {
+	uint64_t events[4];      /* by enum pktstats_event_type: [1] arrivals, [2] departures,
+				    [3] drops; [0] is 0 */
+	uint64_t words[4];       /* the sum of their lengths, 64-bit words, same index */
+	int64_t occupancy;       /* after the last event added */
+	int64_t max_occupancy;   /* largest of the packets' queue sizes and the occupancy after
+				    each event; 0 before any packet */
+	uint64_t max_time_ns;    /* when it was first reached: the time_ns of that event (or
+				    packet start), even where time had gone back */
+	double integral;         /* occupancy x time over the span, word x ns */
+};
+
+struct pktstats_summary {
+	uint64_t packets;        /* packets added */
+	uint64_t events;         /* their short events */
+	uint64_t first_ns;       /* the first packet's first timestamp (time_ns) */
+	uint64_t last_ns;        /* the last packet's last event (its start if it has none) */
+	uint64_t latest_ns;      /* the latest instant of the last packet */
+	uint64_t span_ns;        /* how far time advanced from first_ns (see above) */
+	struct pktstats_queue_summary queues[PKTSTATS_QUEUES];
+};
+
+/* integral / span_ns for queue 0..7: the time-weighted mean occupancy in words; 0 when the
+ * span is 0 (or summary NULL, queue out of range). */
+double pktstats_summary_mean(const struct pktstats_summary *summary, unsigned queue);
+
+/*
+ * Decodes one stat payload in summary mode (as pktstats_decode_payload_ex() with events =
+ * NULL) and adds it to `summary` (required) in the same pass. Returns 0 (added), -EBADMSG (not
+ * added), -EINVAL (as pktstats_decode_payload_ex, or summary NULL: not added).
+ */
+int pktstats_decode_payload_summary(const uint8_t *payload, size_t len,
+				    const struct pktstats_decode_options *options,
+				    struct pktstats_packet *packet,
+				    struct pktstats_summary *summary,
+				    enum pktstats_decode_error *reason);
+
 /* Nanoseconds of a tick at resolution c (0..7): (tick << c) * 8 mod 2^64. */
 static inline uint64_t pktstats_tick_to_ns(uint64_t tick, unsigned resolution)
 {
@@ -330,6 +388,12 @@ int pktstats_stream_init(struct pktstats_stream *stream,
 int pktstats_stream_feed_frame(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
 			       struct pktstats_event *events, size_t max_events,
 			       struct pktstats_stream_result *result);
+
+/* pktstats_stream_feed_frame() in summary mode, adding the packet to `summary` (required)
+ * when it returns 0 (see struct pktstats_summary). */
+int pktstats_stream_feed_frame_summary(struct pktstats_stream *stream, const uint8_t *frame,
+				       size_t len, struct pktstats_summary *summary,
+				       struct pktstats_stream_result *result);
 
 /* Feeds one UDP payload received from src_ip:src_port (e.g. from recvfrom); no port filter.
  * Same returns, except -ENOMSG. */

@@ -69,6 +69,7 @@ run "$cli" capture start
 say "running the traffic"
 printf 'start\n' | socat -t 30 - UNIX-CONNECT:"$socket" >/dev/null
 sleep 2 # a few ms of simulated time: the CLI reads the live switch meanwhile
+echo "  (the switch read live, partway through the run; the decoded figures below cover all of it)"
 run "$cli" queue show 3
 wait $sim_pid || { cat "$demo/sim.log"; exit 1; }
 trap - EXIT

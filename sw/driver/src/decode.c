@@ -34,6 +34,12 @@ static inline uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
+/* The timestamp event in the two slots at p: bits 61:32 in the first, 31:0 in the second. */
+static inline uint64_t timestamp_at(const uint8_t *p)
+{
+	return (uint64_t)(be32(p) & TS_HIGH_MASK) << 32 | be32(p + PKTSTATS_SLOT_BYTES);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Reasons                                                                                    */
 
@@ -321,6 +327,11 @@ double pktstats_summary_mean(const struct pktstats_summary *summary, unsigned qu
 	return summary->queues[queue].integral / (double)summary->span_ns;
 }
 
+/* An event's change of its queue's occupancy per word, by type: a table, not a branch. */
+static const int64_t event_sign[4] = {
+	[PKTSTATS_EVENT_ARRIVAL] = 1, [PKTSTATS_EVENT_DEPARTURE] = -1, [PKTSTATS_EVENT_DROP] = 0,
+};
+
 /* What the slot loop writes besides the packet's own summary. */
 enum slot_output {
 	OUTPUT_NONE,    /* validation only */
@@ -343,7 +354,6 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 	     struct pktstats_packet *packet, struct pktstats_event *events,
 	     size_t max_events, struct summary_work *w)
 {
-	static const int64_t sign[4] = {0, 1, -1, 0}; /* by type: a table, not a branch */
 	uint64_t acc = packet->start_tick;
 	uint64_t first = acc, last = acc;
 	uint32_t n = 0, n_ts = 1, i = 2;
@@ -367,8 +377,8 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 			if (UNLIKELY(type == PKTSTATS_EVENT_TIMESTAMP)) {
 				if (i + 1 >= n_slots)
 					return PKTSTATS_DECODE_CUT_TIMESTAMP;
-				const uint64_t tick = (uint64_t)(s & TS_HIGH_MASK) << 32 |
-						      be32(slots + (size_t)(i + 1) * PKTSTATS_SLOT_BYTES);
+				const uint64_t tick =
+					timestamp_at(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
 				if (output == OUTPUT_SUMMARY && tick > hw) {
 					/* a far jump ends the segment there: the sums stay small */
 					if (tick - base >= FOLD_TICKS) {
@@ -395,7 +405,7 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 			if (output == OUTPUT_EVENTS) {
 				const uint64_t tick = acc & PKTSTATS_TIMESTAMP_MASK;
 
-				occupancy[q] += sign[type] * (int64_t)length;
+				occupancy[q] += event_sign[type] * (int64_t)length;
 				if (n < max_events)
 					events[n] = (struct pktstats_event){
 						.tick = tick,
@@ -411,7 +421,7 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 			if (output == OUTPUT_SUMMARY) {
 				const uint32_t bin = s >> PKTSTATS_SLOT_QUEUE_SHIFT; /* type, q */
 				struct summary_queue *sq = &w->queue[q];
-				const int64_t delta = sign[type] * (int64_t)length;
+				const int64_t delta = event_sign[type] * (int64_t)length;
 				int64_t rel;
 
 				hw = acc > hw ? acc : hw; /* time went back: it waits */
@@ -456,8 +466,7 @@ static uint64_t first_event_tick(const uint8_t *slots, uint32_t n_slots, uint64_
 			return (tick + (s & PKTSTATS_SLOT_GAP_MASK)) & PKTSTATS_TIMESTAMP_MASK;
 		if (i + 1 >= n_slots)
 			break;
-		tick = (uint64_t)(s & TS_HIGH_MASK) << 32 |
-		       be32(slots + (size_t)(i + 1) * PKTSTATS_SLOT_BYTES);
+		tick = timestamp_at(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
 	}
 	return start;
 }
@@ -466,7 +475,7 @@ static uint64_t first_event_tick(const uint8_t *slots, uint32_t n_slots, uint64_
  * The fast summary loop (see "Summary" above): version 2, time never going back, at most
  * CHUNK_SLOTS slots, no jump of FOLD_TICKS or more. Everything per event is kept to the least:
  * t is the tick since the packet's start (one segment, no fold until the end), the sign comes
- * from a table by the slot's top bits, and the number of events and the first one's tick are
+ * from a table by the event's type, and the number of events and the first one's tick are
  * worked out afterwards. rel and weighted are two arrays of the loop's own, copied to the work
  * at the end: as neighbours in one struct, gcc adds them as one 16-byte vector, which takes
  * six instructions more per event than two adds (12% of the loop's time, bench_decode_lib
@@ -476,11 +485,6 @@ static enum pktstats_decode_error summarize_fast(const uint8_t *slots, uint32_t 
 						 struct pktstats_packet *packet,
 						 struct summary_work *w)
 {
-	/* by slot bits 31:27 (type << 3 | queue): +1 arrivals, -1 departures, 0 drops */
-	static const int64_t sign[SUMMARY_BINS] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-		-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0,
-	};
 	const uint64_t start = packet->start_tick;
 	const uint8_t *slot = slots + 2 * PKTSTATS_SLOT_BYTES;
 	const uint8_t *const end = slots + (size_t)n_slots * PKTSTATS_SLOT_BYTES;
@@ -497,8 +501,7 @@ static enum pktstats_decode_error summarize_fast(const uint8_t *slots, uint32_t 
 		if (UNLIKELY(s >> PKTSTATS_SLOT_TYPE_SHIFT == PKTSTATS_EVENT_TIMESTAMP)) {
 			if (end - slot < 2 * PKTSTATS_SLOT_BYTES)
 				return PKTSTATS_DECODE_CUT_TIMESTAMP;
-			const uint64_t tick = (uint64_t)(s & TS_HIGH_MASK) << 32 |
-					      be32(slot + PKTSTATS_SLOT_BYTES);
+			const uint64_t tick = timestamp_at(slot);
 			if (tick < start + t || tick - start >= FOLD_TICKS)
 				return SUMMARY_RETRY;
 			if (slot != after_timestamp) /* an event came before: the last so far */
@@ -515,7 +518,7 @@ static enum pktstats_decode_error summarize_fast(const uint8_t *slots, uint32_t 
 		slot += PKTSTATS_SLOT_BYTES;
 		t += s & PKTSTATS_SLOT_GAP_MASK;
 		w->histogram[bin] += length + (UINT64_C(1) << 32);
-		const int64_t delta = sign[bin] * (int64_t)length;
+		const int64_t delta = event_sign[bin >> 3] * (int64_t)length;
 
 		weighted[q] += delta * (int64_t)t;
 		rel[q] += delta;
@@ -658,7 +661,7 @@ static int decode_payload(const uint8_t *payload, size_t len,
 		why = PKTSTATS_DECODE_CUT_TIMESTAMP;
 		goto bad;
 	}
-	packet->start_tick = (uint64_t)(be32(slots) & TS_HIGH_MASK) << 32 | be32(slots + 4);
+	packet->start_tick = timestamp_at(slots);
 
 	if (summary)
 		why = summarize_slots(slots, n_slots, version == PKTSTATS_FORMAT_VERSION_1, packet,

@@ -181,7 +181,7 @@ $(GIT_HASH_STAMP): FORCE
 	[ "$$(cat $@ 2>/dev/null)" = "$$hash" ] || echo "$$hash" >$@
 .PHONY: FORCE
 FORCE:
-SIM_GIT_HASH = -GGIT_HASH=32\'h$$(cat $(GIT_HASH_STAMP))
+SIM_GIT_HASH = -GGIT_HASH=32\'h$$(cat $(GIT_HASH_STAMP)) -CFLAGS -DPKTSTATS_SIM_GIT_HASH=0x$$(cat $(GIT_HASH_STAMP))
 
 $(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) \
 		$(GIT_HASH_STAMP) | deps
@@ -288,6 +288,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_smoke=bash tb/sim/test_sim_smoke.sh $(BUILD)/bin/pktstats-sim" \
 		"test_sim_system=$(PYTHON) tb/sim/test_sim_system.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/sim/check_sim_run" \
+		"test_sim_end=$(PYTHON) tb/sim/test_sim_end.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_system=$(PYTHON) tb/cli/test_cli_system.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/cli/stat_dump" \

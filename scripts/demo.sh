@@ -18,8 +18,9 @@
 # 3. starts the traffic, lets it run for the demo's simulated time, stops the capture;
 # 4. decodes the stat packets (pktstats decode --summary) and plots them (pktstats plot) into
 #    BUILD_DIR/demo/queues.png;
-# 5. prints a short report: events per queue, drops, peak occupancy, where the files are, and
-#    the tcpdump and tshark commands to look at them.
+# 5. prints a short report: events per queue beside the switch's own counters at the end of the
+#    run (they must be equal: the end of a run drains the switch and flushes the capture), drops,
+#    peak occupancy, where the files are, and the tcpdump and tshark commands to look at them.
 set -euo pipefail
 
 build=${1:?usage: $0 BUILD_DIR}
@@ -77,16 +78,31 @@ trap - EXIT
 say "decoding $demo/stats.pcap"
 echo "  $cli -j decode --summary $demo/stats.pcap"
 "$cli" -j decode --summary "$demo/stats.pcap" >"$demo/summary.json"
-python3 - "$demo/summary.json" <<'REPORT'
-import json, sys
+python3 - "$demo/summary.json" "$demo/sim.log" <<'REPORT'
+import json, os, sys
+sys.path.insert(0, os.path.join("tb", "common"))
+import pktstats_sim
 s = json.load(open(sys.argv[1]))
+switch = pktstats_sim.parse_summary(open(sys.argv[2]).read())
 print(f"  {s['packets']} stat packets, {s['events']} events over {s['span_ns'] / 1e6:.1f} ms;"
       f" {s['lost']} lost, {s['malformed']} malformed, {s['m_flags']} with missed events")
-print("  queue    arrivals  departures     drops   peak (KiB)   mean (KiB)")
+print("  decoded from the stat packets, and the switch's counters at the end of the run:")
+print("  queue    arrivals  departures     drops |    stored   removed   dropped |"
+      "  peak (KiB)  mean (KiB)")
+unequal = []
 for q in s["queues"]:
-    if q["arrivals"] or q["drops"]:
-        print(f"  {q['queue']:5} {q['arrivals']:11} {q['departures']:11} {q['drops']:9}"
-              f" {q['max_bytes'] / 1024:12.1f} {q['mean_bytes'] / 1024:12.1f}")
+    decoded = [q["arrivals"], q["departures"], q["drops"]]
+    counted = switch["queues"][q["queue"]]
+    if decoded != counted:
+        unequal.append(q["queue"])
+    if any(decoded) or any(counted):
+        print(f"  {q['queue']:5} {decoded[0]:11} {decoded[1]:11} {decoded[2]:9} |"
+              f" {counted[0]:9} {counted[1]:9} {counted[2]:9} |"
+              f" {q['max_bytes'] / 1024:11.1f} {q['mean_bytes'] / 1024:11.1f}")
+if unequal or switch["missed"] or not switch["complete"]:
+    sys.exit(f"  the stat packets and the switch disagree (queues {unequal}, "
+             f"{switch['missed']} missed, run complete: {switch['complete']}): see {sys.argv[2]}")
+print("  every queue: decoded events = the switch's counters, nothing missed")
 REPORT
 
 say "plotting"

@@ -66,6 +66,7 @@ bool MacModel::fetch_next_frame()
 	uint64_t earliest_ps = frame.time_ns * 1000;
 	uint64_t start_ps = earliest_ps > receive_wire_free_ps_ ? earliest_ps : receive_wire_free_ps_;
 	const LinkTiming &link = config_.link;
+	frame_on_wire_start_ps_ = start_ps;
 	frame_on_wire_arrival_ps_ =
 		start_ps + link.picoseconds_for_byte_times(link.arrival_byte_times(padded));
 	frame_on_wire_end_ps_ = start_ps + link.picoseconds_for_byte_times(link.wire_byte_times(padded));
@@ -158,6 +159,16 @@ void MacModel::receive_accept(uint64_t cycle)
 				throw std::runtime_error(config_.name + ": receive record: " + error.what());
 			}
 		}
+	}
+}
+
+void MacModel::end_input(uint64_t cycle)
+{
+	check_cycle(cycle, "end_input");
+	source_ = nullptr;
+	if (frame_on_wire_ && frame_on_wire_start_ps_ > cycle * config_.clock_period_ps) {
+		frame_on_wire_bytes_.clear();
+		frame_on_wire_ = false;
 	}
 }
 

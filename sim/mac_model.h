@@ -85,6 +85,11 @@ public:
 	void set_frame_sink(FrameSink *sink) { sink_ = sink; }
 	// Where the frames delivered into the switch go (not owned; null: nowhere).
 	void set_receive_sink(FrameSink *sink) { receive_sink_ = sink; }
+	// Ends the input at `cycle` (the end of a run): no frame is taken from the source after
+	// it. A frame whose first bit is on the wire by then arrives whole, as it would on a real
+	// wire; one fetched ahead of its start (waiting for its time or for the wire) never starts.
+	// Frames in the receive FIFO still go to the switch.
+	void end_input(uint64_t cycle);
 
 	// Receive side: advances the wire to the clock edge of `cycle`, then returns the word the
 	// MAC presents to the switch in that cycle (valid = false when it has none). The word stays
@@ -140,6 +145,7 @@ private:
 	bool source_exhausted_ = false;
 	bool frame_on_wire_ = false;        // `frame_on_wire_bytes_` has been fetched and scheduled
 	std::vector<uint8_t> frame_on_wire_bytes_;
+	uint64_t frame_on_wire_start_ps_ = 0;   // when its first bit goes on the wire
 	uint64_t frame_on_wire_arrival_ps_ = 0; // when its last byte has arrived
 	uint64_t frame_on_wire_end_ps_ = 0;     // when the wire is free again after it
 	uint64_t receive_wire_free_ps_ = 0;

@@ -52,8 +52,21 @@ constexpr uint64_t server_poll_interval = 256; // clocks between socket polls (p
 
 const char *program = "pktstats-sim";
 
+// The Makefile passes the commit (the identity block's git_hash); a build without it says 0.
+#ifndef PKTSTATS_SIM_GIT_HASH
+#define PKTSTATS_SIM_GIT_HASH 0
+#endif
+#define PKTSTATS_SIM_VERSION "1.0"
+
+// The first SIGINT/SIGTERM ends the run the clean way (drained and flushed, like every end); a
+// second one stops the drain at once.
 volatile sig_atomic_t stop_signal = 0;
-extern "C" void on_signal(int signal_number) { stop_signal = signal_number; }
+volatile sig_atomic_t signal_count = 0;
+extern "C" void on_signal(int signal_number)
+{
+	stop_signal = signal_number;
+	signal_count = signal_count + 1;
+}
 
 struct UsageError : std::runtime_error {
 	using std::runtime_error::runtime_error;
@@ -117,9 +130,10 @@ void usage(FILE *out)
 		"  --socket PATH        serve register access on a Unix socket (docs/simulator-protocol.md)\n"
 		"  --wait               with --socket: start the traffic when a client sends `start`\n"
 		"  --truth FILE         CSV of the true queue occupancy: cycle,queue,occupancy per change\n"
-		"  --trace FILE.fst     FST waveform (needs a build with verilator --trace-fst)\n"
+		"  --trace FILE.fst     FST waveform (build/bin/pktstats-sim-trace only: make sim-trace)\n"
 		"  --seed S             default seed of the generators (default 1)\n"
 		"  --help               this text\n"
+		"  --version            the simulator's version and the commit it was built from\n"
 		"\n"
 		"Exit status: 0 done, 1 run-time error, 2 usage error.\n",
 		program);
@@ -287,7 +301,8 @@ void parse_port(const std::string &argument, Options &options)
 
 Options parse_command_line(int argc, char **argv)
 {
-	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help };
+	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help,
+	       o_version };
 	static const struct option long_options[] = {
 		{"port", required_argument, nullptr, o_port},
 		{"cpu-rate", required_argument, nullptr, o_cpu_rate},
@@ -298,6 +313,7 @@ Options parse_command_line(int argc, char **argv)
 		{"trace", required_argument, nullptr, o_trace},
 		{"seed", required_argument, nullptr, o_seed},
 		{"help", no_argument, nullptr, o_help},
+		{"version", no_argument, nullptr, o_version},
 		{nullptr, 0, nullptr, 0},
 	};
 	Options options;
@@ -348,6 +364,10 @@ Options parse_command_line(int argc, char **argv)
 			break;
 		case o_help:
 			usage(stdout);
+			exit(0);
+		case o_version:
+			printf("%s %s (commit %08x%s)\n", program, PKTSTATS_SIM_VERSION,
+			       (unsigned)PKTSTATS_SIM_GIT_HASH, VM_TRACE ? ", with --trace" : "");
 			exit(0);
 		case ':':
 			throw UsageError(std::string("option '") + argv[previous] + "' needs an argument");
@@ -515,8 +535,8 @@ struct Simulation {
 			dut.trace(trace.get(), 99);
 			trace->open(options.trace_path.c_str());
 #else
-			throw std::runtime_error("--trace: this build has no waveform support (build with "
-						 "verilator --trace-fst)");
+			throw std::runtime_error("--trace: this build has no waveform support: use "
+						 "build/bin/pktstats-sim-trace (make sim-trace)");
 #endif
 		}
 		if (!options.socket_path.empty()) {
@@ -686,6 +706,60 @@ struct Simulation {
 		}
 		return true;
 	}
+
+	// Steps until the inputs are exhausted and nothing has moved for `quiet_cycles_to_stop`
+	// clocks: no word offered or sent, every queue empty, every wire free. False when
+	// `limit` clocks pass first or a second signal stops the run.
+	bool run_until_quiet(uint64_t limit)
+	{
+		uint64_t quiet = 0, until = cycle + limit;
+		while (quiet < quiet_cycles_to_stop) {
+			if (cycle >= until || signal_count > 1)
+				return false;
+			bool active = step();
+			quiet = active || !all_drained() ? 0 : quiet + 1;
+		}
+		return true;
+	}
+
+	// The end of a run, whatever ended it: the inputs stop, the switch drains (the
+	// departures of the frames still queued are events too), the capture's open stat packet
+	// is flushed and every stat packet leaves on its wire. Only then do the outputs close,
+	// so the stat packets hold every event the switch made. The register server is closed
+	// first: from here on the simulator alone uses the register bus.
+	struct Ending {
+		uint64_t inputs_end = 0, drained = 0, flush = 0, quiet = 0;
+		bool capture_on = false, complete = false;
+		uint64_t events_sent = 0, packets_sent = 0, events_missed = 0;
+	};
+	Ending end_run()
+	{
+		Ending e;
+		server.reset();
+		while (bus.in_flight())
+			step();
+		bus.discard_result();
+		e.inputs_end = cycle;
+		for (unsigned p = 0; p < port_count; p++)
+			macs[p]->end_input(cycle);
+		// Draining a full queue takes 32 KiB / 1 Gb/s = 262 us; 1 s covers the slowest CPU port.
+		const uint64_t limit = 125000000;
+		bool drained = run_until_quiet(limit);
+		e.drained = cycle;
+		uint32_t control = 0;
+		e.capture_on = access(false, PKTSTATS_EVCAP_CONTROL, 0, control) &&
+			       (control & PKTSTATS_EVCAP_CONTROL_ENABLE_MASK);
+		uint32_t ignored;
+		if (e.capture_on)
+			access(true, PKTSTATS_EVCAP_COMMAND, PKTSTATS_EVCAP_COMMAND_FLUSH_MASK, ignored);
+		e.flush = cycle;
+		e.complete = drained && run_until_quiet(limit);
+		e.quiet = cycle;
+		read64(PKTSTATS_EVCAP_EVENTS_SENT, e.events_sent);
+		read64(PKTSTATS_EVCAP_PACKETS_SENT, e.packets_sent);
+		read64(PKTSTATS_EVCAP_EVENTS_MISSED, e.events_missed);
+		return e;
+	}
 };
 
 std::string format_ns(uint64_t cycles)
@@ -763,12 +837,12 @@ int run(const Options &options)
 				break;
 		}
 	}
+	Simulation::Ending ending = s.end_run();
 	double wall_seconds =
 		std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 	uint64_t end_cycle = s.cycle;
 
 	// Close the outputs: the run is over. Counters as they were at the end.
-	s.server.reset();
 	s.record_truth = false;
 	std::vector<MacCounters> counters;
 	for (auto &mac : s.macs) {
@@ -777,7 +851,7 @@ int run(const Options &options)
 		mac->set_frame_sink(nullptr);
 		mac->set_receive_sink(nullptr);
 	}
-	int status = 0;
+	int status = !ending.complete && signal_count <= 1 ? 1 : 0;
 	for (auto &sink : s.sinks) {
 		try {
 			sink->close();
@@ -795,9 +869,6 @@ int run(const Options &options)
 	}
 
 	// The queue counters, read through the register bus as a driver would.
-	while (s.bus.in_flight())
-		s.step();
-	s.bus.discard_result();
 	struct QueueCounters {
 		uint64_t stored = 0, removed = 0, dropped = 0, peak = 0;
 		bool ok = false;
@@ -811,6 +882,19 @@ int run(const Options &options)
 	}
 
 	printf("pktstats-sim: %s\n", end_reason);
+	if (ending.complete)
+		printf("end of run: inputs stopped at clock %" PRIu64 ", switch drained at clock %" PRIu64
+		       ", %s\n", ending.inputs_end, ending.drained,
+		       ending.capture_on ? ("capture flushed at clock " + std::to_string(ending.flush) +
+					    ", its stat packets out by clock " + std::to_string(ending.quiet)).c_str()
+					 : "capture off (nothing to flush)");
+	else
+		printf("end of run: stopped at clock %" PRIu64 " before the switch drained and the "
+		       "capture was flushed (%s): events may be missing from the stat packets\n",
+		       end_cycle, signal_count > 1 ? "second signal" : "not drained within 1 s");
+	printf("capture: %s, %" PRIu64 " events sent in %" PRIu64 " stat packets, %" PRIu64 " missed\n",
+	       ending.capture_on ? "on" : "off", ending.events_sent, ending.packets_sent,
+	       ending.events_missed);
 	printf("simulated %s = %" PRIu64 " clocks (traffic from clock %" PRIu64 "), wall %.3f s, "
 	       "%.0f clocks/s\n",
 	       format_ns(end_cycle).c_str(), end_cycle, s.traffic_start_cycle, wall_seconds,

@@ -16,6 +16,7 @@ register socket (the protocol is docs/simulator-protocol.md). Python 3 standard 
 - Simulator: starts pktstats-sim with --socket WORK/NAME.sock (stdout and stderr to
   WORK/NAME.out and WORK/NAME.err), waits for the socket and connects; stop() (SIGINT) or kill().
 - registers(): register addresses by name, from the generated C header.
+- parse_summary(): the figures of the summary the simulator prints at the end of a run.
 """
 
 import os
@@ -38,6 +39,31 @@ def registers():
             if m:
                 regs[m.group(1)] = int(m.group(2), 16)
     return regs
+
+
+def parse_summary(text):
+    """The end-of-run summary pktstats-sim prints on stdout (docs/simulator.md, "Summary"):
+    {"complete": drained and flushed, "flush": clock of the final flush or None (capture off),
+     "events", "packets", "missed": evcap's counters at the end,
+     "queues": {q: [frames stored, removed, dropped]}}. Raises ValueError when a line is missing."""
+    result = {"queues": {}}
+    m = re.search(r"^end of run: inputs stopped at clock \d+, switch drained at clock \d+, "
+                  r"(?:capture flushed at clock (\d+)|capture off)", text, re.M)
+    result["complete"] = m is not None
+    result["flush"] = int(m.group(1)) if m and m.group(1) else None
+    m = re.search(r"^capture: (?:on|off), (\d+) events sent in (\d+) stat packets, (\d+) missed$",
+                  text, re.M)
+    if not m:
+        raise ValueError("no capture line in the simulator's summary")
+    result["events"], result["packets"], result["missed"] = (int(x) for x in m.groups())
+    table = text[text.index("\nqueue "):] if "\nqueue " in text else ""
+    for line in table.splitlines()[1:]:
+        words = line.split()
+        if len(words) == 6 and words[0].isdigit() and words[1].isdigit():
+            result["queues"][int(words[0])] = [int(w) for w in words[1:4]]
+    if not result["queues"]:
+        raise ValueError("no queue table in the simulator's summary")
+    return result
 
 
 class Connection:

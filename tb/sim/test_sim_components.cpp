@@ -294,6 +294,43 @@ void test_receive_timestamps_honoured()
 			      "frame " + std::to_string(k) + " available at cycle");
 }
 
+// The end of a run: a frame on the wire arrives whole, one not yet started never does, and the
+// receive FIFO still empties into the switch.
+void test_receive_end_input()
+{
+	ListFrameSource source;
+	source.add(0, numbered_frame(60, 0));
+	source.add(0, numbered_frame(60, 1));     // back to back: on the wire from 672 ns
+	source.add(20000, numbered_frame(60, 2)); // fetched early, starts at 20000 ns
+	MacModel mac(MacModelConfig{"mac0", LinkTiming::ethernet(), 16384, 8000});
+	mac.set_frame_source(&source);
+	// Frame 0 arrives at cycle 72; frame 1 starts at cycle 84 and arrives at cycle 156.
+	std::vector<DeliveredFrame> frames = run_receive(mac, 0, 99, always);
+	require_equal(frames.size(), 1u, "frames delivered before the end");
+	mac.end_input(100);
+	require(!mac.receive_exhausted(), "frame 1 is still on the wire");
+	std::vector<DeliveredFrame> rest = run_receive(mac, 100, 10000, always);
+	require_equal(rest.size(), 1u, "frames delivered after the end (frame 1 only)");
+	require_equal(rest[0].bytes[0], (uint8_t)1, "the frame on the wire arrived");
+	require_equal(rest[0].first_word_cycle, 156u, "at its own time");
+	require(mac.receive_exhausted(), "exhausted after the end");
+	require_equal(mac.counters().frames_received, 2u, "frames_received");
+
+	// Ended after frame 1 arrived: frame 2, fetched then and waiting for 20000 ns, never starts.
+	ListFrameSource again;
+	again.add(0, numbered_frame(60, 0));
+	again.add(0, numbered_frame(60, 1));
+	again.add(20000, numbered_frame(60, 2));
+	MacModel second(MacModelConfig{"mac1", LinkTiming::ethernet(), 16384, 8000});
+	second.set_frame_source(&again);
+	require_equal(run_receive(second, 0, 200, always).size(), 2u, "frames 0 and 1 delivered");
+	require(!second.receive_exhausted(), "frame 2 waits for its time");
+	second.end_input(201);
+	require(second.receive_exhausted(), "frame 2 dropped at the end");
+	require_equal(run_receive(second, 201, 10000, always).size(), 0u, "nothing after the end");
+	require_equal(second.counters().frames_received, 2u, "frames_received without frame 2");
+}
+
 void test_receive_word_layout_and_padding()
 {
 	ListFrameSource source;
@@ -1912,6 +1949,7 @@ const Test tests[] = {
 	{"mac receive: back-to-back 60-byte frames 84 byte times (672 ns) apart", test_receive_pacing_minimum_frames},
 	{"mac receive: 1514-byte frames 1538 byte times apart", test_receive_pacing_maximum_frames},
 	{"mac receive: source timestamps honoured when later than the wire allows", test_receive_timestamps_honoured},
+	{"mac receive: the end of the input lets the frame on the wire arrive, no later one", test_receive_end_input},
 	{"mac receive: word layout, tkeep, tlast, padding to 60 bytes", test_receive_word_layout_and_padding},
 	{"mac receive: FIFO overflow counted as MAC drops", test_receive_fifo_overflow},
 	{"mac receive: offered word held under back-pressure", test_receive_backpressure},

@@ -193,9 +193,10 @@ def run_scenario(tap, sim_binary, checker, scenario, seed, work, expect):
                 windows.append([before, sim.cycle(), None, None])
             else:
                 sim.write(R["EVCAP_RESOLUTION"], action[1])
-        # Drain: every frame of the inputs looked up by the switch (or, when the MACs dropped
-        # some, no new frame for 50000 clocks after the traffic's planned end), every queue
-        # empty twice 2000 clocks apart, then flush and wait until the stat packets stop.
+        # Every frame of the inputs looked up by the switch (or, when the MACs dropped some, no
+        # new frame for 50000 clocks after the traffic's planned end); then SIGINT, with the
+        # queues perhaps still full and a stat packet open: ending the run must drain the
+        # switch and flush the capture by itself.
         sim.wait_until(start + scenario.traffic_end_ns // CLOCK_NS)
         give_up = start + (scenario.traffic_end_ns + 20_000_000) // CLOCK_NS
         looked_up, since = -1, 0
@@ -208,30 +209,12 @@ def run_scenario(tap, sim_binary, checker, scenario, seed, work, expect):
             if now > give_up:
                 raise RuntimeError("frames still arriving 20 ms after the traffic's planned end")
             sim.wait_until(now + 2000)
-        while True:
-            if sim.cycle() > give_up:
-                raise RuntimeError("the queues did not drain within 20 ms after the traffic")
-            if all(sim.read(R["SWITCH_QUEUE_OCCUPANCY_0"] + 4 * q) == 0 for q in range(PORTS)):
-                sim.wait_until(sim.cycle() + 2000)
-                if all(sim.read(R["SWITCH_QUEUE_OCCUPANCY_0"] + 4 * q) == 0 for q in range(PORTS)):
-                    break
-            sim.wait_until(sim.cycle() + 2000)
-        flush = sim.cycle()
-        sim.write(R["EVCAP_COMMAND"], R["EVCAP_COMMAND_FLUSH_MASK"])
-        packets = -1
-        while True:
-            sim.wait_until(sim.cycle() + 20000)
-            now = sim.read64(R["EVCAP_PACKETS_SENT"])
-            if now == packets:
-                break
-            packets = now
-        missed = sim.read64(R["EVCAP_EVENTS_MISSED"])
-        events = sim.read64(R["EVCAP_EVENTS_SENT"])
         end = sim.cycle()
     finally:
         status = sim.stop()
     summary = sim.output()
     tap.comment(summary)
+    ending = pktstats_sim.parse_summary(summary)
     tap.point(status == 0, "%s: simulator ran %.2f ms (%d clocks) and stopped cleanly" %
               (scenario.name, (end - start) * CLOCK_NS / 1e6, end), sim.log())
     # The summary's port table: port, link (2 words), frames in, bytes in, MAC drops, ...
@@ -245,10 +228,17 @@ def run_scenario(tap, sim_binary, checker, scenario, seed, work, expect):
               "them dropped by the MACs' receive FIFOs" % (scenario.name, scenario.frames, received,
                                                            dropped))
 
-    # The final flush must come after the last frame, or its events would be left unsent.
+    # The end of the run: drained, then flushed (when capture was on at the end) after the last
+    # frame went into the switch, or its events would be left unsent.
     last_rx = max(last_pcap_time_ns(path) for path in sim.rx)
-    tap.point(last_rx < flush * CLOCK_NS, "%s: traffic over (last frame into the switch at %d ns) "
-              "before the final flush (%d ns)" % (scenario.name, last_rx, flush * CLOCK_NS))
+    flush = ending["flush"]
+    capture_on_at_end = windows[-1][2] is None
+    tap.point(ending["complete"] and (flush is not None) == capture_on_at_end and
+              (flush is None or last_rx < flush * CLOCK_NS),
+              "%s: the run ended drained and %s (last frame into the switch at %d ns)"
+              % (scenario.name, "flushed at %d ns" % (flush * CLOCK_NS) if flush is not None
+                 else "with capture off", last_rx))
+    missed, events, packets = ending["missed"], ending["events"], ending["packets"]
 
     command = [checker, "--truth", sim.truth, "--stat-port", str(scenario.stat_port),
                "--queue-mask", str(scenario.queue_mask),
@@ -286,6 +276,27 @@ def run_scenario(tap, sim_binary, checker, scenario, seed, work, expect):
     queues = {q: figures.get("q%d" % q, [0] * 5) for q in range(PORTS)}  # arr, dep, drop, maxlen, peak
     for ok, name in expect(queues, figures, missed, windows):
         tap.point(ok, "%s: %s" % (scenario.name, name))
+
+    # Totals: the decoded events per queue and type against the switch's own counters at the
+    # end of the run (frames stored, removed, dropped: counted by the queues, not by evcap).
+    # Masked queues must have no events. With capture toggled, the events of the off windows
+    # are in the counters only: the decoded totals may only fall short.
+    complete = len(windows) == 1 and windows[0][2] is None
+    problems = []
+    for q in range(PORTS):
+        counted = ending["queues"].get(q)
+        decoded = queues[q][:3]
+        if counted is None:
+            problems.append("queue %d: no counters in the summary" % q)
+        elif not (scenario.queue_mask >> q) & 1:
+            if decoded != [0, 0, 0]:
+                problems.append("queue %d (not captured): %s decoded" % (q, decoded))
+        elif (decoded != counted) if complete else any(d > c for d, c in zip(decoded, counted)):
+            problems.append("queue %d: decoded %s, switch %s" % (q, decoded, counted))
+    tap.point(not problems and any(ending["queues"].get(q, [0])[0] for q in range(PORTS)),
+              "%s: decoded arrivals, departures and drops per queue %s the switch's counters at "
+              "the end of the run" % (scenario.name, "equal" if complete else "within"),
+              "; ".join(problems))
     tap.comment("%s: wall %.1f s, windows %s" % (scenario.name, time.monotonic() - wall, windows))
 
 

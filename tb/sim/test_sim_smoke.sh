@@ -130,5 +130,19 @@ bad "bad port number" "port '9'" --port 9:gen=0.5 --duration 1us
 bad "bad rate" "rate '1.5'" --port 0:gen=1.5 --duration 1us
 bad "bad duration" "--duration '10parsecs'" --duration 10parsecs
 
+# 5. --version names the commit the simulator was built from (the build's git-hash stamp, which
+# the Makefile also gives id.git_hash); --trace on the default build names the build that has it.
+"$sim" --version >"$work/version.out" 2>&1
+status=$?
+hash=$(cat "$(dirname "$(dirname "$sim")")/git-hash" 2>/dev/null)
+check "--version: exit 0, 'pktstats-sim VERSION (commit $hash)'" \
+	sh -c 'test "$1" -eq 0 && grep -qE "^pktstats-sim [0-9]+\.[0-9]+ \(commit $2\)$" "$3" || { cat "$3"; exit 1; }' \
+	sh "$status" "$hash" "$work/version.out"
+"$sim" --trace "$work/x.fst" --duration 1us >"$work/trace.out" 2>"$work/trace.err"
+status=$?
+check "--trace on the default build: exit 1, names build/bin/pktstats-sim-trace and make sim-trace" \
+	sh -c 'test "$1" -eq 1 && grep -qF "build/bin/pktstats-sim-trace (make sim-trace)" "$2" || { cat "$2"; exit 1; }' \
+	sh "$status" "$work/trace.err"
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -68,10 +68,23 @@ run "$cli" counters clear
 run "$cli" capture start
 
 say "running the traffic"
+# The simulated time in ns, from the simulator's socket (empty once the run is over).
+sim_ns() { printf 'time\n' | socat -t 5 - UNIX-CONNECT:"$socket" 2>/dev/null | awk '$1 == "ok" {print $2}'; }
+start_ns=$(sim_ns)
 printf 'start\n' | socat -t 30 - UNIX-CONNECT:"$socket" >/dev/null
-sleep 2 # a few ms of simulated time: the CLI reads the live switch meanwhile
-echo "  (the switch read live, partway through the run; the decoded figures below cover all of it)"
-run "$cli" queue show 3
+# A quarter into the run, the CLI reads the live switch.
+case $duration in
+*ms) quarter_ns=$((${duration%ms} * 250000)) ;;
+*us) quarter_ns=$((${duration%us} * 250)) ;;
+*) quarter_ns=0 ;;
+esac
+while now=$(sim_ns) && [ -n "$now" ] && [ "$now" -lt $((start_ns + quarter_ns)) ]; do
+	sleep 0.05
+done
+if [ -n "$(sim_ns)" ]; then
+	echo "  (the switch read live, partway through the run; the decoded figures below cover all of it)"
+	run "$cli" queue show 3
+fi
 wait $sim_pid || { cat "$demo/sim.log"; exit 1; }
 trap - EXIT
 
@@ -117,7 +130,7 @@ cat <<EOF
   simulator log:  $demo/sim.log
 
 Look at them:
-  tcpdump -nr $demo/stats.pcap udp port 27033 | head
+  tcpdump -c 10 -nr $demo/stats.pcap udp port 27033
   tshark -X lua_script:sw/tools/wireshark/pktstats.lua -r $demo/stats.pcap -V | less
   $cli decode $demo/stats.pcap | head
   $cli decode --csv $demo/stats.pcap > events.csv

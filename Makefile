@@ -4,7 +4,7 @@
 #   make all      build the library, tools and simulation models
 #   make test     the whole regression; ends with "N passed, N failed, N skipped"
 #   make lint     Verilator -Wall lint of rtl/ (no waivers)
-#   make synth    Yosys synth_xilinx of the event-capture block, utilisation report
+#   make synth    Yosys synth_xilinx of evcap, the time-of-day clock and the whole core: utilisation
 #   make bench    benchmarks, figures printed
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
 #   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
@@ -41,7 +41,8 @@ RTL_GEN := $(sort $(wildcard rtl/gen/*.v))
 RTL_SWITCH := $(sort $(wildcard rtl/switch/*.v))
 RTL_COMMON := $(sort $(wildcard rtl/common/*.v))
 RTL_CORE := $(sort $(wildcard rtl/core/*.v))
-RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_GEN)
+RTL_TIME := $(sort $(wildcard rtl/time/*.v))
+RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -116,6 +117,7 @@ $(eval $(call verilator_harness,$(BUILD)/tb/interconnect/test_interconnect,commo
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_lookup/test_switch_lookup,switch_output_port_lookup,rtl/switch/switch_output_port_lookup.v,tb/switch/test_switch_lookup.cpp,$(SANITIZE) -DAGE_TICK_CYCLES=32 -DAGE_WIDTH=8,$(LIB_ASAN),-GAGE_TICK_CYCLES=32 -GAGE_WIDTH=8))
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_arbiter/test_switch_arbiter,switch_input_arbiter,rtl/switch/switch_input_arbiter.v,tb/switch/test_switch_arbiter.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_queues/test_switch_queues,switch_output_queues,rtl/switch/switch_output_queues.v rtl/switch/switch_queue.v,tb/switch/test_switch_queues.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/time/test_time,time_base,$(RTL_TIME) rtl/gen/time_regs.v,tb/time/test_time.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/core/test_pktstats_core,pktstats_core,tb/core/pktstats_core.vlt $(RTL_ALL),tb/core/test_pktstats_core.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
 
@@ -205,7 +207,7 @@ sim-trace: $(BUILD)/bin/pktstats-sim-trace
 # Each top is linted with -Wall and no waivers, and must compile under Icarus. Icarus's
 # sensitivity-entire-array notice is off: the lookup's always @* blocks read every word of their
 # tables on purpose (a performance note for Icarus, not a design problem).
-LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect
+LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
@@ -233,7 +235,12 @@ $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp: tb/core/pktstats_core_icarus_tb
 	@mkdir -p $(@D)
 	$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s pktstats_core_icarus_tb -o $@ $^
 
-# make synth: the evcap block (also part of make test) and the whole pktstats_core (minutes).
+# make synth: the evcap block (also part of make test), the time-of-day clock (time_base) and the
+# whole pktstats_core (minutes).
+$(BUILD)/synth/time_base.summary: $(RTL_TIME) rtl/gen/time_regs.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh time_base $(BUILD)/synth $(RTL_TIME) rtl/gen/time_regs.v
+
 $(BUILD)/synth/evcap.summary: $(RTL_EVCAP) rtl/gen/evcap_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh evcap $(BUILD)/synth $(RTL_EVCAP) rtl/gen/evcap_regs.v
@@ -245,7 +252,7 @@ $(BUILD)/synth/pktstats_core.summary: $(RTL_ALL) scripts/synth.sh | deps
 synth-evcap: $(BUILD)/synth/evcap.summary
 	@cat $<
 
-synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/pktstats_core.summary
+synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary $(BUILD)/synth/pktstats_core.summary
 	@cat $^
 
 regmap:
@@ -260,6 +267,7 @@ regmap-check:
 TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vectors.txt \
 	$(BUILD)/tb/evcap/evcap_icarus_tb.vvp $(BUILD)/tb/evcap_top/test_evcap_top \
 	$(BUILD)/tb/regs/test_evcap_regs $(BUILD)/tb/switch_stat_path/test_switch_stat_path \
+	$(BUILD)/tb/time/test_time \
 	$(BUILD)/tb/interconnect/test_interconnect $(BUILD)/tb/switch_lookup/test_switch_lookup \
 	$(BUILD)/tb/switch_arbiter/test_switch_arbiter \
 	$(BUILD)/tb/switch_queues/test_switch_queues $(BUILD)/tb/core/test_pktstats_core \
@@ -267,6 +275,8 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
 TEST_BINARIES += $(BUILD)/asan/tb/wireshark/decode_fields
+# The examples of the docs build against the release library (tb/docs/test_doc_examples.py).
+TEST_BINARIES += $(LIB)
 # The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
 TEST_BINARIES += $(BUILD)/asan/tb/fuzz/replay_payload $(BUILD)/asan/tb/fuzz/replay_stream
 
@@ -278,6 +288,7 @@ test: deps $(TEST_BINARIES)
 		"test_evcap_regs=$(BUILD)/tb/regs/test_evcap_regs" \
 		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \
 		"test_evcap=$(BUILD)/tb/evcap/test_evcap --cycles $(TEST_CYCLES)" \
+		"test_time=$(BUILD)/tb/time/test_time" \
 		"test_interconnect=$(BUILD)/tb/interconnect/test_interconnect" \
 		"test_switch_arbiter=$(BUILD)/tb/switch_arbiter/test_switch_arbiter" \
 		"test_switch_lookup=$(BUILD)/tb/switch_lookup/test_switch_lookup" \
@@ -291,11 +302,13 @@ test: deps $(TEST_BINARIES)
 		"test_sim_end=$(PYTHON) tb/sim/test_sim_end.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_system=$(PYTHON) tb/cli/test_cli_system.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/cli/stat_dump" \
 		"test_cli_decode=$(PYTHON) tb/cli/test_cli_decode.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
+		"test_doc_examples=$(PYTHON) tb/docs/test_doc_examples.py $(BUILD)" \
 		$(foreach t,$(FUZZ_TARGETS),"test_fuzz_$(t)=$(BUILD)/asan/tb/fuzz/replay_$(t) tb/fuzz/corpus/$(t) tb/fuzz/regressions/$(t)") \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \
 		"icarus=vvp -n $(BUILD)/tb/evcap/evcap_icarus_tb.vvp +vectors=$(BUILD)/tb/evcap/vectors.txt" \
@@ -366,7 +379,7 @@ demo: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 # pkg-config file and the manual page.
 PREFIX ?= /usr/local
 PKTSTATS_VERSION := 1.0
-INSTALL_HEADERS := pktstats.h capture.h switch.h regs.h decode.h format.h
+INSTALL_HEADERS := pktstats.h capture.h switch.h regs.h decode.h format.h collector.h time.h
 
 install: deps $(BUILD)/bin/pktstats $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

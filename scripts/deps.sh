@@ -10,6 +10,7 @@ packages=(
 	tcpdump tshark gnuplot-nox
 	clang libclang-rt-14-dev
 	groff-base man-db socat
+	iputils-arping less
 )
 
 missing=()

@@ -1,10 +1,11 @@
 /*
  * pktstats_core: the whole design without a board: the reference switch, event capture on its
- * output queues, the identity block, and the register interconnect. Board shells
- * (fpga/<board>/) and the simulator (sim/) wrap this module.
+ * output queues, the time-of-day clock, the identity block, and the register interconnect.
+ * Board shells (fpga/<board>/) and the simulator (sim/) wrap this module.
  *
  *   registers (AXI4-Lite, 16-bit addresses)
- *     0x0000 identity (pktstats_id_regs)   0x1000 evcap   0x2000 switch   (docs/regmap.md)
+ *     0x0000 identity (pktstats_id_regs)   0x1000 evcap   0x2000 switch   0x3000 time
+ *     (docs/regmap.md)
  *
  *   8 inputs --> switch_core --> 8 outputs
  *                  |    ^
@@ -49,6 +50,11 @@ module pktstats_core #(
     // and the simulator
     output wire [63:0]     timer,
 
+    // Time of day (docs/time.md): seconds, nanoseconds (0..999 999 999), fraction in 2^-32 ns
+    output wire [47:0]     tod_seconds,
+    output wire [29:0]     tod_nanoseconds,
+    output wire [31:0]     tod_fraction,
+
     // Registers
     input  wire [15:0]   s_axil_awaddr,
     input  wire [2:0]    s_axil_awprot,
@@ -71,28 +77,28 @@ module pktstats_core #(
     input  wire          s_axil_rready
 );
 
-wire [3*12-1:0] block_axil_awaddr;
-wire [3*3-1:0] block_axil_awprot;
-wire [3*1-1:0] block_axil_awvalid;
-wire [3*1-1:0] block_axil_awready;
-wire [3*32-1:0] block_axil_wdata;
-wire [3*4-1:0] block_axil_wstrb;
-wire [3*1-1:0] block_axil_wvalid;
-wire [3*1-1:0] block_axil_wready;
-wire [3*2-1:0] block_axil_bresp;
-wire [3*1-1:0] block_axil_bvalid;
-wire [3*1-1:0] block_axil_bready;
-wire [3*12-1:0] block_axil_araddr;
-wire [3*3-1:0] block_axil_arprot;
-wire [3*1-1:0] block_axil_arvalid;
-wire [3*1-1:0] block_axil_arready;
-wire [3*32-1:0] block_axil_rdata;
-wire [3*2-1:0] block_axil_rresp;
-wire [3*1-1:0] block_axil_rvalid;
-wire [3*1-1:0] block_axil_rready;
+wire [4*12-1:0] block_axil_awaddr;
+wire [4*3-1:0] block_axil_awprot;
+wire [4*1-1:0] block_axil_awvalid;
+wire [4*1-1:0] block_axil_awready;
+wire [4*32-1:0] block_axil_wdata;
+wire [4*4-1:0] block_axil_wstrb;
+wire [4*1-1:0] block_axil_wvalid;
+wire [4*1-1:0] block_axil_wready;
+wire [4*2-1:0] block_axil_bresp;
+wire [4*1-1:0] block_axil_bvalid;
+wire [4*1-1:0] block_axil_bready;
+wire [4*12-1:0] block_axil_araddr;
+wire [4*3-1:0] block_axil_arprot;
+wire [4*1-1:0] block_axil_arvalid;
+wire [4*1-1:0] block_axil_arready;
+wire [4*32-1:0] block_axil_rdata;
+wire [4*2-1:0] block_axil_rresp;
+wire [4*1-1:0] block_axil_rvalid;
+wire [4*1-1:0] block_axil_rready;
 
 common_axil_interconnect #(
-    .SLAVE_COUNT(3),
+    .SLAVE_COUNT(4),
     .ADDR_WIDTH(16)
 ) interconnect_inst (
     .clk(clk),
@@ -265,6 +271,34 @@ switch_core #(
     .s_axil_rresp(block_axil_rresp[2*2 +: 2]),
     .s_axil_rvalid(block_axil_rvalid[1*2 +: 1]),
     .s_axil_rready(block_axil_rready[1*2 +: 1])
+);
+
+time_base time_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(block_axil_awaddr[12*3 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*3 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*3 +: 1]),
+    .s_axil_awready(block_axil_awready[1*3 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*3 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*3 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*3 +: 1]),
+    .s_axil_wready(block_axil_wready[1*3 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*3 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*3 +: 1]),
+    .s_axil_bready(block_axil_bready[1*3 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*3 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*3 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*3 +: 1]),
+    .s_axil_arready(block_axil_arready[1*3 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*3 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*3 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*3 +: 1]),
+    .s_axil_rready(block_axil_rready[1*3 +: 1]),
+    .timer(timer),
+    .tod_seconds(tod_seconds),
+    .tod_nanoseconds(tod_nanoseconds),
+    .tod_fraction(tod_fraction)
 );
 
 endmodule

@@ -12,15 +12,18 @@ before the traffic starts, stat packets out of CPU port 7 into a pcap, the truth
             time, and the occupancy after the last event of each clock is the truth's;
   summary   `-j decode --summary`: maximum occupancy and time-weighted mean from the truth CSV
             (computed here, independently), event counts from the simulator's queue counters,
-            no loss; and the text summary shows the same table;
+            no loss; max_time_ns null ('-' in the text table) for queues without events; and
+            the text summary shows the same table; --queues selects the events and the rows;
   agree     the summary's figures (fast path) equal those computed from the -j event lines;
   json      every -j line is a JSON object with the documented keys, as many as the CSV rows;
   pcapng    the capture rewritten as pcapng decodes to the same CSV;
   malformed stat packets with a cut timestamp, a partial slot and a bad version, mixed in:
             counted by reason, reported on stderr, exit 0, the good packets decode as before;
   filter    the stat packets moved to UDP port 5555: nothing by default, all with --port 5555,
-            the even IP ids only with --filter 'udp dst port 5555 and ip[5] & 1 = 0';
-  files     a missing file among good ones: exit 1, one line, the others still decoded;
+            also with --udp-port 5555, the even IP ids only with
+            --filter 'udp dst port 5555 and ip[5] & 1 = 0';
+  files     a missing file among good ones: exit 1, one line, the others still decoded; a
+            file that is no capture: exit 1, nothing on stdout in any output mode;
   usage     bad command lines: exit 2, one line on stderr;
   record    (root and network namespaces; else skipped) stat packets sent into a veth pair in
             a namespace: -w -c N writes a pcap that decodes to the frames sent; -c N --csv
@@ -274,8 +277,51 @@ def check_summary(tap, pktstats, stat, rows, truth, counters):
             cells = lines[heading[0] + 1 + entry["queue"]].split()
             ok = ok and cells[:4] == [str(entry[k]) for k in ("queue", "arrivals",
                                                             "departures", "drops")] and \
-                cells[6] == str(entry["max_words"])
-    tap.point(ok, "summary: the text summary's queue table shows the same figures", text)
+                cells[6] == str(entry["max_words"]) and \
+                cells[7] == ("-" if entry["max_time_ns"] is None else str(entry["max_time_ns"]))
+    tap.point(ok, "summary: the text summary's queue table shows the same figures ('-' for "
+              "no max-time-ns)", text)
+
+    # --queues: the events and the per-queue table of those queues only, figures unchanged
+    busy = sorted(e["queue"] for e in s["queues"] if e["arrivals"])
+    chosen = "%d,%d" % (busy[0], busy[-1])
+    status, out, err = run(pktstats, ["decode", "--csv", "--queues", chosen, stat])
+    _, mine = parse_csv(out) if status == 0 else ([], [])
+    want = [r for r in rows if r["queue"] in (busy[0], busy[-1])]
+    tap.point(status == 0 and mine == want and len(want) < len(rows),
+              "queues: decode --csv --queues %s prints those queues' events (%d of %d)"
+              % (chosen, len(mine), len(rows)), err)
+    status, out, err = run(pktstats, ["-j", "decode", "--summary", "--queues", chosen, stat])
+    part = json.loads(out) if status == 0 else {}
+    tap.point(part.get("queues") == [e for e in s["queues"] if e["queue"] in (busy[0], busy[-1])]
+              and part.get("events") == s["events"],
+              "queues: decode --summary --queues %s: those queues' rows, the same totals"
+              % chosen, out + err)
+
+
+def check_quiet_queues(tap, pktstats, work, stat):
+    """A queue without events has no max-time-ns, even with a maximum from the queue sizes."""
+    header, frames = read_pcap(stat)
+    sample = next(f for f in frames if is_stat(f[2]))
+    sizes = [0] * 8
+    sizes[5] = 7  # queue 5: a maximum from the packet's queue sizes alone
+    payload = bytes([0x02, 3]) + struct.pack("!I8I", 0, *sizes) + struct.pack(
+        "!III", 0, 1000, 1 << 30 | 3 << 27 | 2 << 19 | 5)  # timestamp 1000, q3 arrival +5
+    path = os.path.join(work, "one-event.pcap")
+    write_pcap(path, header, [(sample[0], sample[1], with_payload(sample[2], payload))])
+    status, out, err = run(pktstats, ["-j", "decode", "--summary", path])
+    queues = {e["queue"]: e for e in json.loads(out)["queues"]} if status == 0 else {}
+    tap.point(len(queues) == 8 and queues[3]["max_time_ns"] == 1005 * 8 and
+              queues[5]["max_words"] == 7 and
+              all(queues[q]["max_time_ns"] is None for q in range(8) if q != 3),
+              "summary: max_time_ns null for queues without events (queue 5 with a maximum "
+              "from the queue sizes too), a number for the queue with one", out + err)
+    status, text, err = run(pktstats, ["decode", "--summary", path])
+    lines = text.splitlines()
+    heading = [i for i, line in enumerate(lines) if line.split()[:2] == ["queue", "arrivals"]]
+    cells = [lines[heading[0] + 1 + q].split() for q in range(8)] if heading else []
+    tap.point(cells and all(c[7] == ("8040" if q == 3 else "-") for q, c in enumerate(cells)),
+              "summary: the text table shows '-' for them", text + err)
 
 
 def check_json(tap, pktstats, stat, rows):
@@ -369,6 +415,9 @@ def check_filter(tap, pktstats, work, stat, csv_rows):
     tap.point(status == 0 and len(default.splitlines()) == 1 and len(rows) == len(csv_rows),
               "filter: port 5555: no events with the default filter, all with --port 5555",
               err)
+    status, by_udp_port, err = run(pktstats, ["decode", "--csv", "--udp-port", "5555", path])
+    tap.point(status == 0 and by_udp_port == by_port,
+              "filter: --udp-port 5555 (plot's name for it) is --port 5555", err)
     status, out, err = run(pktstats, ["decode", "--csv", "--filter",
                                       "udp dst port 5555 and ip[5] & 1 = 0", path])
     _, rows = parse_csv(out)
@@ -387,9 +436,15 @@ def check_files(tap, pktstats, work, stat, csv):
     notpcap = os.path.join(work, "not.pcap")
     with open(notpcap, "w") as f:
         f.write("this is no capture\n")
-    status, _, err = run(pktstats, ["decode", notpcap])
-    tap.point(status == 1 and len(err.splitlines()) == 1, "files: a file that is no capture: "
-              "exit 1, one line", err)
+    bad = []
+    for mode in ([], ["--csv"], ["--summary"], ["-j"], ["-j", "--summary"]):
+        args = mode[:1] + ["decode"] + mode[1:] + [notpcap] if mode[:1] == ["-j"] \
+            else ["decode"] + mode + [notpcap]
+        status, out, err = run(pktstats, args)
+        if status != 1 or len(err.splitlines()) != 1 or out:
+            bad.append("%s: exit %d, stdout %r, stderr %r" % (" ".join(args), status, out, err))
+    tap.point(not bad, "files: a file that is no capture: exit 1, one line, nothing on stdout "
+              "(table, --csv, --summary, -j, -j --summary)", "\n".join(bad))
 
 
 def check_usage(tap, pktstats, stat):
@@ -400,6 +455,10 @@ def check_usage(tap, pktstats, stat):
         ["decode", stat, "--filter"], ["decode", "-", stat, "-"], ["record"], ["record", "-i"],
         ["record", "-i", "lo", "-c", "0"], ["record", "-i", "lo", "-G", "x"],
         ["record", "-i", "lo", "--csv", "-w", "x.pcap"], ["record", "-i", "lo", "extra"],
+        ["decode", "--queues", "8", stat], ["decode", "--queues", "none", stat],
+        ["decode", "--queues"], ["decode", "--udp-port", "0", stat],
+        ["decode", "--udp-port", "5555", "--filter", "udp", stat],
+        ["record", "-i", "lo", "-w", "x.pcap", "--queues", "3"],
     ]
     bad = []
     for args in cases:
@@ -573,6 +632,7 @@ def main():
         if rows:
             check_truth(tap, rows, truth)
             check_summary(tap, pktstats, stat, rows, truth, counters)
+            check_quiet_queues(tap, pktstats, work, stat)
             check_json(tap, pktstats, stat, rows)
             check_pcapng(tap, pktstats, work, stat, csv)
             check_malformed(tap, pktstats, work, stat, csv)

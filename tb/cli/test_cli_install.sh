@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # `make install` into a scratch DESTDIR: tb/cli/test_cli_install.sh (from the repository root).
-# Checks the installed files, that pkg-config finds libpktstats, that a program builds against
-# the installed headers and library alone (no source tree on the include path) and runs, that
-# the installed pktstats runs, and that the manual page is clean under groff -ww and renders
-# with man -l. Prints TAP.
+# Checks the installed files, that pkg-config finds libpktstats, that a program using every
+# installed header (collector resolution included) builds against the installed headers and
+# library alone with `pkg-config --static` flags (no source tree on the include path, no libnl
+# flags of its own) and runs, that the installed pktstats runs, and that the manual page is
+# clean under groff -ww and renders with man -l. Prints TAP.
 
 root=$(pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pktstats-install.XXXXXX")
@@ -32,7 +33,8 @@ check "make install PREFIX=$prefix DESTDIR=..." \
 p=$dest$prefix
 for f in bin/pktstats lib/libpktstats.a lib/pkgconfig/libpktstats.pc share/man/man8/pktstats.8 \
 	include/pktstats/pktstats.h include/pktstats/capture.h include/pktstats/switch.h \
-	include/pktstats/regs.h include/pktstats/decode.h include/pktstats/format.h; do
+	include/pktstats/regs.h include/pktstats/decode.h include/pktstats/format.h \
+	include/pktstats/collector.h include/pktstats/time.h; do
 	check "installed $f" test -s "$p/$f"
 done
 check "bin/pktstats is executable" test -x "$p/bin/pktstats"
@@ -44,11 +46,12 @@ check "pkg-config knows libpktstats" pkg-config --exists libpktstats
 check "pkg-config --variable=prefix is the PREFIX" \
 	test "$(pkg-config --variable=prefix libpktstats)" = "$prefix"
 cflags=$(pkg-config --define-variable=prefix="$p" --cflags libpktstats)
-libs=$(pkg-config --define-variable=prefix="$p" --libs libpktstats)
-nl=$(pkg-config --libs libnl-route-3.0 2>/dev/null)
+# The library is static: --static adds what it needs itself (libnl-route-3, Requires.private).
+libs=$(pkg-config --define-variable=prefix="$p" --static --libs libpktstats)
 
 # Every installed header in one program, built with pkg-config's flags alone: the headers
-# must agree with each other (no macro defined twice with different values).
+# must agree with each other (no macro defined twice with different values), and the collector
+# resolution cli.md points library users to links (it needs libnl-route-3).
 cat >"$work/client.c" <<'PROGRAM'
 #include <pktstats/pktstats.h>
 #include <pktstats/capture.h>
@@ -56,22 +59,31 @@ cat >"$work/client.c" <<'PROGRAM'
 #include <pktstats/regs.h>
 #include <pktstats/decode.h>
 #include <pktstats/format.h>
+#include <pktstats/collector.h>
+#include <pktstats/time.h>
+#include <errno.h>
 #include <stdio.h>
 int main(void)
 {
 	struct pktstats_capture_config config;
 	struct pktstats_packet packet;
 	enum pktstats_decode_error reason;
+	struct pktstats_collector_path path;
+	char error[128];
 	pktstats_capture_defaults(&config);
 	int err = pktstats_decode_payload((const unsigned char *)"", 0, &packet, NULL, 0, NULL,
 					  &reason);
-	printf("%u %s %d %s\n", config.max_length, pktstats_regs[0].name, err,
-	       pktstats_decode_error_name(reason));
-	return config.max_length == PKTSTATS_MAX_LENGTH_DEFAULT && err < 0 ? 0 : 1;
+	/* not an IPv4 address: refused before any netlink request */
+	int resolved = pktstats_collector_resolve("10.0.0.256", NULL, 0, &path, error,
+						  sizeof error);
+	printf("%u %s %d %s %d %s\n", config.max_length, pktstats_regs[0].name, err,
+	       pktstats_decode_error_name(reason), resolved, error);
+	int ok = config.max_length == PKTSTATS_MAX_LENGTH_DEFAULT && err < 0 && resolved == -EINVAL;
+	return ok ? 0 : 1;
 }
 PROGRAM
 check "a program with every header builds with pkg-config's flags alone" \
-	cc -std=c11 -Wall -Wextra -Werror $cflags "$work/client.c" $libs $nl -o "$work/client"
+	cc -std=c11 -Wall -Wextra -Werror $cflags "$work/client.c" $libs -o "$work/client"
 check "it runs" "$work/client"
 
 # The manual page.

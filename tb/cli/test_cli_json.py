@@ -25,6 +25,8 @@ from cli_harness import ROOT, Simulator, Tap, run_cli  # noqa: E402
 READ_VERBS = [
     (["capture", "show"], "capture show"),
     (["timer", "show"], "timer show"),
+    (["time", "show"], "time show"),
+    (["time", "sync"], "time sync"),
     (["counters", "show"], "counters show"),
     (["queue", "show"], "queue show"),
     (["queue", "show", "5"], "queue show"),
@@ -65,9 +67,13 @@ GOOD_INPUTS = [
 
 TYPES = {
     "number": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "real": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "string": lambda v: isinstance(v, str),
     "string or null": lambda v: v is None or isinstance(v, str),
+    "number or null": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)
+                                              and v >= 0),
     "array of numbers": lambda v: isinstance(v, list) and all(
         isinstance(x, int) and not isinstance(x, bool) for x in v),
     "array of strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
@@ -112,7 +118,7 @@ def main():
     pktstats, sim_binary = (os.path.abspath(a) for a in sys.argv[1:])
     tap = Tap()
     docs = documented_keys()
-    tap.point(len(docs) == 8, "docs/cli.md documents the keys of 8 read verbs (%s)"
+    tap.point(len(docs) == 10, "docs/cli.md documents the keys of 10 read verbs (%s)"
               % ", ".join(sorted(docs)))
 
     # Help at every level, without a device.
@@ -130,6 +136,22 @@ def main():
             status, out, err = run(pktstats, [obj, verb, "--help"])
             tap.point(status == 0 and out.startswith("usage: pktstats [OPTIONS] %s %s" % (obj, verb))
                       and not err, "pktstats %s %s --help" % (obj, verb), out + err)
+            # `help` in place of the object or the verb: the same text (ip(8)'s way)
+            forms = [["help", obj, verb], [obj, "help", verb]]
+            for form in forms:
+                got = run(pktstats, form)
+                tap.point(got == (0, out, ""), "pktstats %s is %s %s --help"
+                          % (" ".join(form), obj, verb), got[1] + got[2])
+        object_help = run(pktstats, [obj, "--help"])
+        for form in (["help", obj], [obj, "help"]):
+            got = run(pktstats, form)
+            tap.point(got == object_help and got[0] == 0, "pktstats %s is %s --help"
+                      % (" ".join(form), obj), got[1] + got[2])
+    for command in ("decode", "record", "plot"):  # commands by themselves: no verb
+        want = run(pktstats, [command, "--help"])
+        got = run(pktstats, ["help", command])
+        tap.point(got == want and got[0] == 0 and ("pktstats [OPTIONS] %s" % command) in got[1],
+                  "pktstats help %s is %s --help" % (command, command), got[1] + got[2])
 
     with tempfile.TemporaryDirectory(prefix="pktstats-cli-json.") as work:
         sim = Simulator(sim_binary, work)

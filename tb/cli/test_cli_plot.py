@@ -48,12 +48,7 @@ def main():
                 "--port", "2:gen=0.6,to=3,size=60-1514", "--port", f"7:out={pcap}",
                 "--truth", truth, "--duration", "3ms", "--seed", "3"]
         with pktstats_sim.Simulator(sim_binary, work, args, wait=True) as sim:
-            for port in range(8):  # static entries: nothing flooded to other queues
-                sim.write(R["SWITCH_TABLE_INDEX"], port)
-                sim.write(R["SWITCH_TABLE_MAC_LO"], 0x00000001 + port)
-                sim.write(R["SWITCH_TABLE_MAC_HI"], 0x0200)
-                sim.write(R["SWITCH_TABLE_ENTRY"], 0x300 | port)
-                sim.write(R["SWITCH_TABLE_COMMAND"], 1)
+            sim.add_port_entries()  # static entries: nothing flooded to other queues
             sim.write(R["SWITCH_QUEUE_LIMIT_3"], 1000)
             sim.write(R["EVCAP_OUTPUT_PORTS"], 0x80)
             sim.write(R["EVCAP_FLUSH_TIMEOUT"], 1250)

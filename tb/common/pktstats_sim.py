@@ -112,6 +112,19 @@ class Connection:
         low = self.read(address)  # latches the high word
         return self.read(address + 4) << 32 | low
 
+    def add_port_entries(self, ports=range(8)):
+        """Static learning-table entries 02:00:00:00:00:<p+1> -> port p (entry p), the addresses
+        the simulator's generators send to: no frame is flooded, and each frame's queue is
+        known from its destination address."""
+        regs = registers()
+        for p in ports:
+            self.write(regs["SWITCH_TABLE_INDEX"], p)
+            self.write(regs["SWITCH_TABLE_MAC_LO"], p + 1)
+            self.write(regs["SWITCH_TABLE_MAC_HI"], 0x0200)
+            self.write(regs["SWITCH_TABLE_ENTRY"], p | regs["SWITCH_TABLE_ENTRY_VALID_MASK"]
+                       | regs["SWITCH_TABLE_ENTRY_STATIC_MASK"])
+            self.write(regs["SWITCH_TABLE_COMMAND"], 1)
+
     def cycle(self):
         """The simulated time in switch clocks."""
         return int(self.request("time")[1])

@@ -341,7 +341,7 @@ static inline int ref_summary_add(const uint8_t *p, size_t len, bool accept_v1, 
 	 * starts after the previous one's latest instant. */
 	if (s->packets == 0) {
 		s->first_ns = start_ns;
-	} else if (start_ns > s->latest_ns) {
+	} else if (start_ns - s->latest_ns - 1 < (uint64_t)INT64_MAX) { /* later, mod 2^64 ns */
 		const uint64_t gap = start_ns - s->latest_ns;
 
 		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {

@@ -55,13 +55,7 @@ def traffic(counted):
 
 def configure(sim):
     """Static table entries (no flooding), queue 3's limit, capture of everything to port 7."""
-    for p in range(PORTS):
-        sim.write(R["SWITCH_TABLE_INDEX"], p)
-        sim.write(R["SWITCH_TABLE_MAC_LO"], p + 1)
-        sim.write(R["SWITCH_TABLE_MAC_HI"], 0x0200)
-        sim.write(R["SWITCH_TABLE_ENTRY"], p | R["SWITCH_TABLE_ENTRY_VALID_MASK"]
-                  | R["SWITCH_TABLE_ENTRY_STATIC_MASK"])
-        sim.write(R["SWITCH_TABLE_COMMAND"], 1)
+    sim.add_port_entries()
     sim.write(R["SWITCH_QUEUE_LIMIT_0"] + 4 * 3, 1500)
     sim.write(R["EVCAP_OUTPUT_PORTS"], 1 << STAT_PORT)
     sim.write(R["EVCAP_FLUSH_TIMEOUT"], 12500)  # 100 us

@@ -80,7 +80,7 @@ expect("read 0x1002", "error 4 ")             # malformed: unaligned
 expect("frobnicate", "error 2 ")              # malformed: unknown command
 expect("read 0x0010 0x1", "error 1 ")         # malformed: too many arguments
 expect("write 0x0000 1", "error 10 ")         # const register: SLVERR
-expect("read 0x3000", "error 11 ")            # no block: DECERR
+expect("read 0xf000", "error 11 ")            # no block: DECERR
 expect("read 0x0008", "ok 0x504b5453")        # still serving
 expect("start", "ok")
 print("client: all replies as expected")

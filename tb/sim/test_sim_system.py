@@ -158,15 +158,7 @@ def run_scenario(tap, sim_binary, checker, scenario, seed, work, expect):
     wall = time.monotonic()
     sim = Simulator(sim_binary, work, args)
     try:
-        # Static table: every port's address, so that each frame's queue is known from its
-        # destination address.
-        for p in range(PORTS):
-            sim.write(R["SWITCH_TABLE_INDEX"], p)
-            sim.write(R["SWITCH_TABLE_MAC_LO"], p + 1)
-            sim.write(R["SWITCH_TABLE_MAC_HI"], 0x0200)
-            sim.write(R["SWITCH_TABLE_ENTRY"], p | R["SWITCH_TABLE_ENTRY_VALID_MASK"]
-                      | R["SWITCH_TABLE_ENTRY_STATIC_MASK"])
-            sim.write(R["SWITCH_TABLE_COMMAND"], 1)
+        sim.add_port_entries()
         for q, limit in scenario.queue_limits.items():
             sim.write(R["SWITCH_QUEUE_LIMIT_0"] + 4 * q, limit)
         sim.write(R["EVCAP_OUTPUT_PORTS"], 1 << scenario.stat_port)

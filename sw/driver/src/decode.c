@@ -282,12 +282,14 @@ static void summary_commit(struct pktstats_summary *summary,
 	const uint64_t start = pktstats_tick_to_ns(packet->start_tick, c);
 	const uint64_t span = w->span_ticks * ns_per_tick;
 
+	/* Later is modulo 2^64 ns, less than 2^63 ns (292 years) ahead: the time after the
+	 * timer's wrap (2^62 ticks, where the ns wrap as well) follows the time before it. */
+	const uint64_t gap = start - summary->latest_ns;
+
 	if (summary->packets == 0) {
 		summary->first_ns = summary->latest_ns = start;
-	} else if (start > summary->latest_ns) {
+	} else if (gap != 0 && gap < UINT64_C(1) << 63) {
 		/* the occupancy carries on from the previous packet (or over lost ones) */
-		const uint64_t gap = start - summary->latest_ns;
-
 		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
 			summary->queues[q].integral +=
 				(double)summary->queues[q].occupancy * (double)gap;

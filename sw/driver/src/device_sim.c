@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SIM_NAME "pktstats-sim"
@@ -24,6 +26,12 @@
  * a slow simulation; beyond it the simulator is stopped or hung, and the caller gets
  * -ETIMEDOUT rather than hanging with it. */
 #define SIM_TIMEOUT_S 10
+/* How long open waits for a socket that is not there yet (ENOENT, its directory existing) or
+ * not yet listening (ECONNREFUSED: bound a moment before listen, or a stale file a starting
+ * simulator is about to replace), trying again every SIM_RETRY_MS. A simulator started in the
+ * background just before (`pktstats-sim --socket P & pktstats ...`) listens within ~100 ms. */
+#define SIM_CONNECT_WAIT_MS 3000
+#define SIM_RETRY_MS 10
 
 /* The protocol's error codes and the errno a client maps them to. */
 static int sim_errno(long code)
@@ -232,13 +240,65 @@ static const struct pktstats_backend_ops sim_ops = {
 	.close = sim_close,
 };
 
+/* A socket for one connection attempt (POSIX leaves a socket whose connect failed
+ * unspecified, so every attempt has a new one), with the reply timeout. */
+static int new_socket(struct pktstats_dev *dev)
+{
+	struct timeval timeout = {.tv_sec = SIM_TIMEOUT_S};
+	char text[128];
+	int r;
+
+	dev->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (dev->fd < 0) {
+		r = errno;
+		return pktstats_fail(dev, -r, "socket: %s",
+				     pktstats_errno_text(r, text, sizeof text));
+	}
+	if (setsockopt(dev->fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) != 0 ||
+	    setsockopt(dev->fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout) != 0) {
+		r = errno;
+		return pktstats_fail(dev, -r, "setsockopt: %s",
+				     pktstats_errno_text(r, text, sizeof text));
+	}
+	return 0;
+}
+
+/* Whether a failed connect may succeed soon: the socket file is missing but its directory is
+ * there (a missing directory will not appear by itself), or nobody listens on it yet. */
+static bool may_appear(int err, const char *path)
+{
+	char dir[sizeof ((struct sockaddr_un *)0)->sun_path];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (err == ECONNREFUSED)
+		return true;
+	if (err != ENOENT)
+		return false;
+	if (!slash)
+		return true; /* in the current directory */
+	snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static long elapsed_ms(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
 int pktstats_sim_open(struct pktstats_dev *dev, const char *path)
 {
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	struct timeval timeout = {.tv_sec = SIM_TIMEOUT_S};
 	static const char hello_ok[] = SIM_NAME " " SIM_PROTOCOL " "; /* then the design */
+	static const struct timespec retry = {.tv_nsec = SIM_RETRY_MS * 1000000L};
 	char text[128], design[64], reply[PKTSTATS_SIM_LINE_MAX], quoted[QUOTED_MAX];
+	char waited[32] = "";
+	struct timespec start;
 	const char *rest;
+	bool wait;
 	int r;
 
 	if (strlen(path) >= sizeof addr.sun_path)
@@ -246,22 +306,24 @@ int pktstats_sim_open(struct pktstats_dev *dev, const char *path)
 				     "socket path too long (%zu bytes, at most %zu)", strlen(path),
 				     sizeof addr.sun_path - 1);
 	memcpy(addr.sun_path, path, strlen(path) + 1);
-	dev->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (dev->fd < 0) {
-		r = errno;
-		return pktstats_fail(dev, -r, "socket: %s",
-				     pktstats_errno_text(r, text, sizeof text));
-	}
 	dev->ops = &sim_ops;
-	if (setsockopt(dev->fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) != 0 ||
-	    setsockopt(dev->fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout) != 0) {
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		r = new_socket(dev);
+		if (r < 0)
+			return r;
+		if (connect(dev->fd, (const struct sockaddr *)&addr, sizeof addr) == 0)
+			break;
 		r = errno;
-		return pktstats_fail(dev, -r, "setsockopt: %s",
-				     pktstats_errno_text(r, text, sizeof text));
-	}
-	if (connect(dev->fd, (const struct sockaddr *)&addr, sizeof addr) != 0) {
-		r = errno;
-		return pktstats_fail(dev, -r, "cannot connect to the simulator: %s%s",
+		sim_close(dev);
+		wait = r == EINTR || may_appear(r, path);
+		if (wait && elapsed_ms(&start) < SIM_CONNECT_WAIT_MS) {
+			nanosleep(&retry, NULL);
+			continue;
+		}
+		if (wait)
+			snprintf(waited, sizeof waited, ", waited %d s", SIM_CONNECT_WAIT_MS / 1000);
+		return pktstats_fail(dev, -r, "cannot connect to the simulator%s: %s%s", waited,
 				     pktstats_errno_text(r, text, sizeof text),
 				     r == ECONNREFUSED
 					     ? " (a socket left by a simulator that died?)"

@@ -1952,6 +1952,43 @@ static void test_summary_packets(void)
 }
 
 /*
+ * Across the timer's wrap (2^62 ticks; at c = 0 the ns wrap at 2^64 there too), between two
+ * packets: the time after it follows the time before it.
+ * A: q0 size 0, timestamp 2^62 - 20 (ns 2^64 - 160 modulo 2^64), arrival q0 len 4 gap 10
+ *    (tick 2^62 - 10, ns 2^64 - 80, q0 4: the maximum). Span 80 ns.
+ * B: q0 size 4, timestamp 5 (40 ns, 15 ticks after A's latest: a gap of 120 ns at q0 = 4),
+ *    departure q0 len 4 gap 5 (tick 10, 80 ns, q0 0). Span 80 + 120 + 40 = 240 ns.
+ * q0: 4 x 120 + 4 x 40 = 640 word ns. last_ns - first_ns = 240 modulo 2^64, = span_ns.
+ */
+static void test_summary_wrap(void)
+{
+	static const uint32_t qa[8] = {0}, qb[8] = {4};
+	const uint64_t top = UINT64_C(1) << 62;
+	struct pktstats_summary s;
+	enum pktstats_decode_error why;
+	struct buf b;
+
+	begin();
+	memset(&s, 0, sizeof(s));
+	put_hdr2(&b, 0, 0, 1, qa);
+	put_ts(&b, top - 20);
+	put_ev(&b, ARR, 0, 4, 10);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	put_hdr2(&b, 0, 0, 2, qb);
+	put_ts(&b, 5);
+	put_ev(&b, DEP, 0, 4, 5);
+	EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+	EXPECT_EQ(s.first_ns, UINT64_MAX - 159);
+	EXPECT_EQ(s.last_ns, 80);
+	EXPECT_EQ(s.latest_ns, 80);
+	EXPECT_EQ(s.span_ns, 240);
+	EXPECT_EQ(s.last_ns - s.first_ns, s.span_ns);
+	EXPECT_QUEUE(&s, 0, COUNTS(1, 1, 0), COUNTS(4, 4, 0), 0, 4, UINT64_MAX - 79, 640);
+	end("summary: across the 2^62-tick wrap between packets, time goes on: span_ns = "
+	    "last_ns - first_ns modulo 2^64, the gap counts");
+}
+
+/*
  * A timestamp that goes back. c = 0, q0 size 10, timestamp 1000:
  *   slot 2     arrival   q0 len 5  gap 10   tick 1010  q0 15
  *   slots 3-4  timestamp 990: earlier than 1010, time waits at 1010
@@ -2305,8 +2342,8 @@ static int tsum_add(const uint8_t *pl, size_t len, bool accept_v1, unsigned v1_r
 	*seen = (version == 1 ? SEEN_V1 : 0) | (n_slots > 16384 ? SEEN_LONG : 0);
 	if (s->packets == 0) {
 		s->first_ns = start_ns;
-	} else if (start_ns <= s->latest_ns) {
-		*seen |= SEEN_NO_GAP;
+	} else if (start_ns - s->latest_ns == 0 || start_ns - s->latest_ns > INT64_MAX) {
+		*seen |= SEEN_NO_GAP; /* not later modulo 2^64 ns */
 	} else {
 		const uint64_t gap = start_ns - s->latest_ns;
 
@@ -2775,6 +2812,7 @@ int main(void)
 	test_summary_packets();
 	test_summary_time_back();
 	test_summary_v1_far_jump();
+	test_summary_wrap();
 	test_summary_long_packet();
 	test_summary_malformed();
 	test_summary_mean_einval();

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char tmpdir[256]; /* short, so that every path in it fits in PATH_MAX and sun_path */
@@ -681,21 +682,27 @@ static void test_64bit_order(void)
  * A server on a Unix socket at path, in a child process: it accepts one connection, answers
  * the n-th request line with replies[n] and appends every request line to log_path; after the
  * last reply (replies end with NULL) it closes the connection and exits. A first reply of
- * NULL closes the connection at once.
+ * NULL closes the connection at once. With delay_ms, the child creates the socket that much
+ * later, while the client is already trying to connect; kill it when the client gave up.
  */
-static pid_t fake_server(const char *path, const char *log_path, const char *const *replies)
+static pid_t fake_server_after(const char *path, const char *log_path,
+			       const char *const *replies, long delay_ms)
 {
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	int listener, conn, log_fd;
+	struct timespec delay = {.tv_sec = delay_ms / 1000, .tv_nsec = delay_ms % 1000 * 1000000};
+	int listener = -1, conn, log_fd;
 	pid_t pid;
 
-	unlink(path);
+	if (!delay_ms)
+		unlink(path);
 	set_sun_path(&addr, path);
-	listener = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
-	    listen(listener, 1) != 0) {
-		perror(path);
-		exit(2);
+	if (!delay_ms) {
+		listener = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+		    listen(listener, 1) != 0) {
+			perror(path);
+			exit(2);
+		}
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -703,8 +710,17 @@ static pid_t fake_server(const char *path, const char *log_path, const char *con
 		exit(2);
 	}
 	if (pid > 0) {
-		close(listener);
+		if (listener >= 0)
+			close(listener);
 		return pid;
+	}
+	if (delay_ms) {
+		nanosleep(&delay, NULL);
+		unlink(path);
+		listener = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+		    listen(listener, 1) != 0)
+			_exit(1);
 	}
 	conn = accept(listener, NULL, NULL);
 	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -724,6 +740,19 @@ static pid_t fake_server(const char *path, const char *log_path, const char *con
 	}
 	close(conn);
 	_exit(0);
+}
+
+static pid_t fake_server(const char *path, const char *log_path, const char *const *replies)
+{
+	return fake_server_after(path, log_path, replies, 0);
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static void read_file(const char *path, char *out, size_t size)
@@ -780,9 +809,11 @@ static void test_sim_scripted(void)
 		{"SSH-2.0-OpenSSH_9.6", -EPROTO, "not the protocol at all"},
 	};
 	char sock[PATH_MAX], log_path[PATH_MAX], device[PATH_MAX + 8], error[PKTSTATS_ERROR_MAX];
-	char log_text[1024];
+	static const char *const hello_only[] = {"ok pktstats-sim 1 fake", NULL};
+	char log_text[1024], missing[PATH_MAX];
 	struct pktstats_dev *dev = NULL;
 	struct pktstats_identity id;
+	long start, elapsed;
 	uint32_t v = 0;
 	uint64_t v64 = 0;
 	pid_t pid;
@@ -866,7 +897,7 @@ static void test_sim_scripted(void)
 
 	/* The server goes away: the next send hits a closed socket. Without MSG_NOSIGNAL that
 	 * is SIGPIPE, which kills this test (and the plan comes up short). */
-	pid = fake_server(sock, log_path, (const char *const[]){"ok pktstats-sim 1 fake", NULL});
+	pid = fake_server(sock, log_path, hello_only);
 	rc = pktstats_open(device, PKTSTATS_OPEN_NO_IDENTITY, &dev, error, sizeof error);
 	TAP_RC(rc, 0, error, "sim: open, then the server exits");
 	waitpid(pid, NULL, 0);
@@ -880,11 +911,16 @@ static void test_sim_scripted(void)
 		pktstats_close(dev);
 	}
 
-	/* No server: nothing at the path, and a socket file nobody listens on. */
+	/* No server: nothing at the path, and a socket file nobody listens on. open waits about
+	 * 3 s for a server to appear, then says so. */
 	unlink(sock);
+	start = now_ms();
 	rc = pktstats_open(device, 0, &dev, error, sizeof error);
+	elapsed = now_ms() - start;
 	TAP_RC(rc, -ENOENT, error, "sim: no socket at the path: -ENOENT");
 	TAP_HAS(error, "is pktstats-sim running", "sim: the detail suggests the cause");
+	TAP_HAS(error, "waited 3 s", "sim: and says how long it waited");
+	tap_ok(elapsed >= 2900 && elapsed < 6000, "sim: after about 3 s (%ld ms)", elapsed);
 	{
 		struct sockaddr_un addr = {.sun_family = AF_UNIX};
 		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -897,9 +933,39 @@ static void test_sim_scripted(void)
 			rc = pktstats_open(sock, 0, &dev, error, sizeof error);
 			TAP_RC(rc, -ECONNREFUSED, error,
 			       "a socket path without sim: goes to the sim backend");
+			/* A new server replaces the stale file while open waits. */
+			pid = fake_server_after(sock, log_path, hello_only, 200);
+			rc = pktstats_open(device, PKTSTATS_OPEN_NO_IDENTITY, &dev, error,
+					   sizeof error);
+			TAP_RC(rc, 0, error, "sim: a stale socket replaced 200 ms later: opens");
+			pktstats_close(dev); /* NULL when open failed */
+			if (rc < 0)
+				kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
 		}
 		unlink(sock);
 	}
+	/* `pktstats-sim --socket P & pktstats -d sim:P ...`: the socket appears after open
+	 * started. */
+	pid = fake_server_after(sock, log_path, hello_only, 200);
+	start = now_ms();
+	rc = pktstats_open(device, PKTSTATS_OPEN_NO_IDENTITY, &dev, error, sizeof error);
+	elapsed = now_ms() - start;
+	TAP_RC(rc, 0, error, "sim: a socket created 200 ms after open started: opens");
+	tap_ok(elapsed >= 150 && elapsed < 2000, "sim: as soon as it is there (%ld ms)", elapsed);
+	pktstats_close(dev); /* NULL when open failed */
+	if (rc < 0)
+		kill(pid, SIGKILL); /* it would wait for a client for ever */
+	waitpid(pid, NULL, 0);
+	/* A directory that does not exist will not get a socket: no wait. */
+	path_in_tmp(missing, "no_such_dir/fake.sock");
+	snprintf(device, sizeof device, "sim:%s", missing);
+	start = now_ms();
+	rc = pktstats_open(device, 0, &dev, error, sizeof error);
+	elapsed = now_ms() - start;
+	TAP_RC(rc, -ENOENT, error, "sim: a socket in a missing directory: -ENOENT");
+	tap_ok(elapsed < 500 && !strstr(error, "waited"),
+	       "sim: at once, without waiting (%ld ms)", elapsed);
 	snprintf(device, sizeof device, "sim:/%0*d", 120, 0);
 	rc = pktstats_open(device, 0, &dev, error, sizeof error);
 	TAP_RC(rc, -ENAMETOOLONG, error, "sim: a path longer than sun_path: -ENAMETOOLONG");

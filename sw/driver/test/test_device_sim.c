@@ -82,8 +82,8 @@ static void test_live(pid_t *pid)
 	rc = pktstats_write32(dev, PKTSTATS_ID_MAGIC, 1);
 	TAP_RC(rc, -EIO, pktstats_error(dev), "a write to the const id.magic: SLVERR, -EIO");
 	TAP_HAS(pktstats_error(dev), "error 10", "the detail has the simulator's error 10");
-	rc = pktstats_read32(dev, 0x3000, &v);
-	TAP_RC(rc, -ENXIO, pktstats_error(dev), "a read with no block at 0x3000: DECERR, -ENXIO");
+	rc = pktstats_read32(dev, 0xf000, &v);
+	TAP_RC(rc, -ENXIO, pktstats_error(dev), "a read with no block at 0xf000: DECERR, -ENXIO");
 	TAP_HAS(pktstats_error(dev), "error 11", "the detail has the simulator's error 11");
 	rc = pktstats_read32(dev, PKTSTATS_ID_MAGIC, &v);
 	tap_ok(rc == 0 && v == PKTSTATS_MAGIC, "the connection still serves after errors");

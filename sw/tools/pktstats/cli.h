@@ -51,6 +51,7 @@ extern const struct cli_object *const cli_objects[];
 
 extern const struct cli_object cli_object_capture;
 extern const struct cli_object cli_object_timer;
+extern const struct cli_object cli_object_time; /* time_cmd.c */
 extern const struct cli_object cli_object_counters;
 extern const struct cli_object cli_object_queue;
 extern const struct cli_object cli_object_fdb;
@@ -72,6 +73,9 @@ int cli_open(struct cli *cli, unsigned flags);
  * the library's detail (pktstats_error()), or strerror when it has none, and returns
  * CLI_RUNTIME. */
 int cli_fail(const struct cli *cli, int err);
+/* The same with `about` (what the user named, e.g. "id.magic (0x00000008)") before the
+ * detail; NULL: none. */
+int cli_fail_about(const struct cli *cli, int err, const char *about);
 
 /* Verbs without arguments call this first: CLI_OK, or a usage error for the first argument. */
 int cli_no_arguments(const struct cli *cli, int argc, char **argv);

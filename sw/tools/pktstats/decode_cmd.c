@@ -23,27 +23,56 @@ static const struct out_column event_columns[] = {
 	{"seq", NULL, 10},
 };
 
-int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
-			struct decode_options *options)
+void decode_default_options(struct decode_options *options)
+{
+	*options = (struct decode_options){.queues = (1u << PKTSTATS_QUEUES) - 1,
+					   .json = out_is_json()};
+	stat_reader_default_options(&options->reader);
+}
+
+int decode_parse_selection(const struct cli *cli, int argc, char **argv, int *i,
+			   struct decode_options *options)
 {
 	const char *word = argv[*i];
-	if (!strcmp(word, "--csv")) {
-		options->csv = true;
-	} else if (!strcmp(word, "-f") || !strcmp(word, "--filter")) {
+	const char *error = NULL;
+	if (!strcmp(word, "-f") || !strcmp(word, "--filter")) {
 		if (*i + 1 >= argc)
 			return cli_usage(cli, "option '%s' needs a BPF filter expression", word);
 		options->reader.filter = argv[++*i];
-	} else if (!strcmp(word, "-p") || !strcmp(word, "--port")) {
+	} else if (!strcmp(word, "-p") || !strcmp(word, "--port") || !strcmp(word, "--udp-port")) {
 		uint64_t port;
 		if (*i + 1 >= argc)
 			return cli_usage(cli, "option '%s' needs a UDP port", word);
-		const char *error = parse_number(argv[++*i], 1, 65535, &port);
-		if (error)
-			return cli_usage(cli, "port '%s': %s", argv[*i], error);
-		options->reader.udp_port = (uint16_t)port;
+		if (!(error = parse_number(argv[++*i], 1, 65535, &port)))
+			options->reader.udp_port = (uint16_t)port;
+	} else if (!strcmp(word, "--queues")) {
+		if (*i + 1 >= argc)
+			return cli_usage(cli, "option '%s' needs a SET of queues", word);
+		error = parse_number_set(argv[++*i], PKTSTATS_QUEUES - 1, &options->queues);
 	} else {
 		return -1; /* not one of ours */
 	}
+	if (error)
+		return cli_usage(cli, "%s '%s': %s", word, argv[*i], error);
+	return CLI_OK;
+}
+
+int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
+			struct decode_options *options)
+{
+	if (strcmp(argv[*i], "--csv"))
+		return decode_parse_selection(cli, argc, argv, i, options);
+	options->csv = true;
+	return CLI_OK;
+}
+
+int decode_check_options(const struct cli *cli, const struct decode_options *options)
+{
+	if (options->reader.filter && options->reader.udp_port != PKTSTATS_UDP_PORT)
+		return cli_usage(cli, "--udp-port sets the default filter's port; with --filter, "
+				      "write the port into the filter");
+	if (!options->queues)
+		return cli_usage(cli, "--queues none selects nothing to show");
 	return CLI_OK;
 }
 
@@ -97,6 +126,8 @@ void decode_print_record(const struct decode_options *options, const struct pkts
 	}
 	for (size_t i = 0; i < rec->n_events; i++) {
 		const struct pktstats_event *e = &rec->events[i];
+		if (!(options->queues >> e->queue & 1))
+			continue;
 		out_row_begin();
 		out_uint("time-ns", e->time_ns, NULL);
 		out_uint("queue", e->queue, NULL);
@@ -169,7 +200,7 @@ static const struct out_column source_columns[] = {
 	{"malformed", NULL, 0},
 };
 
-static void print_summary(struct stat_reader *reader)
+static void print_summary(struct stat_reader *reader, uint32_t queues)
 {
 	const struct pktstats_stream *stream = stat_reader_stream(reader);
 	const struct stat_reader_counts *counts = stat_reader_counts(reader);
@@ -213,6 +244,8 @@ static void print_summary(struct stat_reader *reader)
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
 		const struct pktstats_queue_summary *s = &summary->queues[q];
 		const double mean = pktstats_summary_mean(summary, q);
+		if (!(queues >> q & 1))
+			continue;
 		out_row_begin();
 		out_uint("queue", q, NULL);
 		out_uint("arrivals", s->events[PKTSTATS_EVENT_ARRIVAL], NULL);
@@ -221,7 +254,12 @@ static void print_summary(struct stat_reader *reader)
 		out_uint("dropped-bytes", (uint64_t)STAT_BYTES(s->words[PKTSTATS_EVENT_DROP]), NULL);
 		out_int("max-bytes", STAT_BYTES(s->max_occupancy), NULL);
 		out_int("max-words", s->max_occupancy, NULL);
-		out_uint("max-time-ns", s->max_time_ns, NULL);
+		/* Without events the maximum is only a packet's queue size: no instant to give. */
+		if (s->events[PKTSTATS_EVENT_ARRIVAL] + s->events[PKTSTATS_EVENT_DEPARTURE] +
+		    s->events[PKTSTATS_EVENT_DROP])
+			out_uint("max-time-ns", s->max_time_ns, NULL);
+		else
+			out_string("max-time-ns", NULL);
 		out_real("mean-bytes", mean * 8, 1);
 		out_real("mean-words", mean, 3);
 		out_row_end();
@@ -252,9 +290,8 @@ static void print_summary(struct stat_reader *reader)
 
 static int decode_run(struct cli *cli, int argc, char **argv)
 {
-	struct decode_options options = {0};
-	stat_reader_default_options(&options.reader);
-	options.json = out_is_json();
+	struct decode_options options;
+	decode_default_options(&options);
 	bool summary = false;
 	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
 	size_t n_paths = 0;
@@ -285,9 +322,8 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 	if (status == CLI_OK && options.csv && summary)
 		status = cli_usage(cli, "--csv prints events; --summary prints figures (-j for "
 				   "JSON)");
-	if (status == CLI_OK && options.reader.filter && options.reader.udp_port != PKTSTATS_UDP_PORT)
-		status = cli_usage(cli, "--port sets the default filter's port; with --filter, "
-				   "write the port into the filter");
+	if (status == CLI_OK)
+		status = decode_check_options(cli, &options);
 	if (status != CLI_OK) {
 		free(paths);
 		return status;
@@ -303,8 +339,9 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "pktstats: %s: %s\n", cli->object, *error ? error : strerror(-err));
 		return CLI_RUNTIME;
 	}
-	if (!summary)
-		decode_print_begin(&options);
+	/* The table's header waits for the first record, or for the end when a file was read
+	 * without one: when no file can be read, nothing is printed on stdout, only the errors. */
+	bool begun = false;
 	struct stat_record rec;
 	while ((err = stat_reader_next(reader, &rec)) != 0) {
 		if (err < 0) {
@@ -313,13 +350,23 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 			status = CLI_RUNTIME;
 			continue;
 		}
-		if (!summary)
-			decode_print_record(&options, stat_reader_stream(reader), &rec);
+		if (summary)
+			continue;
+		if (!begun)
+			decode_print_begin(&options);
+		begun = true;
+		decode_print_record(&options, stat_reader_stream(reader), &rec);
 	}
-	if (summary)
-		print_summary(reader);
-	else
-		decode_print_end();
+	const struct stat_reader_counts *counts = stat_reader_counts(reader);
+	if (counts->files > counts->bad_link) { /* a file was read as a capture */
+		if (summary) {
+			print_summary(reader, options.queues);
+		} else {
+			if (!begun)
+				decode_print_begin(&options);
+			decode_print_end();
+		}
+	}
 	fflush(stdout);
 	decode_report_problems(cli, reader);
 	stat_reader_close(reader);
@@ -336,7 +383,9 @@ static const struct cli_verb decode_verbs[] = {
 	 COMMON_OPTIONS
 	 "  --summary          per-queue figures instead of events: events by type, drops,\n"
 	 "                     maximum and time-weighted mean occupancy; per source: lost stat\n"
-	 "                     packets, gaps, resets, M flags; malformed packets by reason\n"
+	 "                     packets, gaps, resets, M flags; malformed packets by reason.\n"
+	 "                     With --queues, the per-queue table shows those queues; the\n"
+	 "                     totals count every queue\n"
 	 "\n"
 	 EVENT_COLUMNS
 	 "In the text table, lines starting with '--' note lost stat packets, sequence resets,\n"

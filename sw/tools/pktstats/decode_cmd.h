@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * pktstats CLI: what `decode` shares with `record`: the options they have in common and the
- * printing of events (a table, CSV or JSON lines, through output.h).
+ * pktstats CLI: what `decode` shares with `record` and `plot`: the options they have in common
+ * (one parser, so the same option means the same everywhere) and the printing of events (a
+ * table, CSV or JSON lines, through output.h).
  */
 #ifndef PKTSTATS_CLI_DECODE_CMD_H
 #define PKTSTATS_CLI_DECODE_CMD_H
@@ -11,12 +12,19 @@
 #include "cli.h"
 #include "stat_reader.h"
 
-/* Help text shared by decode and record. */
-#define COMMON_OPTIONS \
+/* Help text of the selection options, shared by decode, record and plot. */
+#define SELECTION_OPTIONS \
 	"  -f, --filter EXPR  BPF filter (pcap-filter(7)) instead of the default\n" \
 	"                     'udp dst port PORT or (vlan and udp dst port PORT)'; with it,\n" \
 	"                     every UDP datagram that passes is decoded as a stat packet\n" \
-	"  -p, --port PORT    the stat packets' UDP destination port (default 27033)\n" \
+	"  -p, --udp-port PORT, --port PORT\n" \
+	"                     the stat packets' UDP destination port (default 27033)\n" \
+	"  --queues SET       only these queues: 0..7 as a list (0,2-4), a hex mask, all\n" \
+	"                     (default)\n"
+
+/* Help text shared by decode and record. */
+#define COMMON_OPTIONS \
+	SELECTION_OPTIONS \
 	"  --csv              events as CSV with a header line (-j: JSON lines)\n"
 
 #define EVENT_COLUMNS \
@@ -33,17 +41,28 @@
 
 struct decode_options {
 	struct stat_reader_options reader; /* filter, UDP port */
+	uint32_t queues;                   /* --queues: bit q, the queues shown (default all) */
 	bool csv;                          /* --csv */
 	bool json;                         /* -j */
 };
 
-/* argv[*i] if it is -f/--filter, -p/--port or --csv (its value consumed, *i moved on):
- * CLI_OK or a usage error; -1 when it is none of them. */
+/* The defaults: every queue, the default filter and port, -j as given. */
+void decode_default_options(struct decode_options *options);
+
+/* argv[*i] if it is -f/--filter, -p/--udp-port/--port or --queues (its value consumed, *i
+ * moved on): CLI_OK or a usage error; -1 when it is none of them. */
+int decode_parse_selection(const struct cli *cli, int argc, char **argv, int *i,
+			   struct decode_options *options);
+/* The same, and --csv. */
 int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
 			struct decode_options *options);
+/* Once every option is parsed: CLI_OK, or a usage error for a port with a filter of one's
+ * own, or no queue selected. */
+int decode_check_options(const struct cli *cli, const struct decode_options *options);
 
 void decode_print_begin(const struct decode_options *options);
-/* One record's events (and, in the text table, notes on gaps, resets, M, malformed). */
+/* One record's events of the selected queues (and, in the text table, notes on gaps, resets,
+ * M, malformed). */
 void decode_print_record(const struct decode_options *options,
 			 const struct pktstats_stream *stream, const struct stat_record *rec);
 void decode_print_end(void);

@@ -28,6 +28,7 @@ static int dev_show(struct cli *cli, int argc, char **argv)
 		{"id", PKTSTATS_ID_TYPE, PKTSTATS_ID_VERSION},
 		{"evcap", PKTSTATS_EVCAP_TYPE, PKTSTATS_EVCAP_VERSION},
 		{"switch", PKTSTATS_SWITCH_TYPE, PKTSTATS_SWITCH_VERSION},
+		{"time", PKTSTATS_TIME_TYPE, PKTSTATS_TIME_VERSION},
 	};
 	enum { BLOCKS = sizeof blocks / sizeof blocks[0] };
 	int status = cli_no_arguments(cli, argc, argv);

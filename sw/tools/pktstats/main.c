@@ -31,6 +31,7 @@ static void print_top_help(FILE *to)
 	fprintf(to,
 		"usage: pktstats [OPTIONS] OBJECT VERB [ARGUMENTS]\n"
 		"       pktstats OBJECT --help, pktstats OBJECT VERB --help\n"
+		"       (or pktstats help [OBJECT [VERB]])\n"
 		"\n"
 		"Configure and inspect the event capture and the switch of a pktstats device.\n"
 		"\n"
@@ -106,9 +107,14 @@ int cli_open(struct cli *cli, unsigned flags)
 
 int cli_fail(const struct cli *cli, int err)
 {
+	return cli_fail_about(cli, err, NULL);
+}
+
+int cli_fail_about(const struct cli *cli, int err, const char *about)
+{
 	const char *detail = cli->dev ? pktstats_error(cli->dev) : "";
-	fprintf(stderr, "pktstats: %s %s: %s\n", cli->object, cli->verb,
-		*detail ? detail : strerror(-err));
+	fprintf(stderr, "pktstats: %s %s: %s%s%s\n", cli->object, cli->verb, about ? about : "",
+		about ? ": " : "", *detail ? detail : strerror(-err));
 	return CLI_RUNTIME;
 }
 
@@ -181,7 +187,9 @@ static int run(int argc, char **argv)
 		list_names(names, sizeof names, NULL);
 		return cli_usage(NULL, "no object given (objects: %s; see pktstats --help)", names);
 	}
-	if (!strcmp(argv[i], "help")) {
+	/* `help [OBJECT [VERB]]` is `[OBJECT [VERB]] --help`, as in ip(8). */
+	bool help = !strcmp(argv[i], "help");
+	if (help && ++i >= argc) {
 		print_top_help(stdout);
 		return CLI_OK;
 	}
@@ -198,14 +206,22 @@ static int run(int argc, char **argv)
 	const struct cli_verb *verb = NULL;
 	if (is_command(object)) {
 		verb = object->verbs; /* pktstats decode FILE...: arguments right after the object */
+		if (help) {
+			print_verb_help(object, verb);
+			return CLI_OK;
+		}
 	} else {
 		list_names(names, sizeof names, object);
-		if (i >= argc)
-			return cli_usage(&cli, "no verb given (verbs: %s)", names);
-		if (is_help(argv[i])) {
+		if (i < argc && is_help(argv[i])) { /* OBJECT help [VERB] */
+			help = true;
+			i++;
+		}
+		if (help && i >= argc) {
 			print_object_help(object);
 			return CLI_OK;
 		}
+		if (i >= argc)
+			return cli_usage(&cli, "no verb given (verbs: %s)", names);
 		for (const struct cli_verb *v = object->verbs; v->name; v++)
 			if (!strcmp(v->name, argv[i]))
 				verb = v;
@@ -213,6 +229,10 @@ static int run(int argc, char **argv)
 			return cli_usage(&cli, "unknown verb '%s' (verbs: %s)", argv[i], names);
 		cli.verb = verb->name;
 		i++;
+		if (help) {
+			print_verb_help(object, verb);
+			return CLI_OK;
+		}
 	}
 	for (int k = i; k < argc; k++) {
 		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {

@@ -24,8 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "cli.h"
+#include "decode_cmd.h"
+#include "output.h"
 #include "stat_reader.h"
 
 #define PLOT_BUCKETS 2000
@@ -274,44 +275,33 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 	const char *out = NULL, *title = NULL, *keep = NULL;
 	const char *files[argc > 0 ? argc : 1];
 	size_t n_files = 0;
-	uint32_t queue_mask = 0xff;
-	bool queues_given = false;
-	struct stat_reader_options options;
-	stat_reader_default_options(&options);
+	struct decode_options selection;
+	decode_default_options(&selection);
+	if (out_is_json())
+		return cli_usage(cli, "-j: plot draws a PNG and prints nothing to read as JSON "
+				      "(pktstats -j decode --summary gives the figures)");
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
-		bool has_value = i + 1 < argc;
-		if (!strcmp(arg, "-o") || !strcmp(arg, "--queues") || !strcmp(arg, "--filter") ||
-		    !strcmp(arg, "--udp-port") || !strcmp(arg, "--title") ||
-		    !strcmp(arg, "--data")) {
-			if (!has_value)
+		int got = decode_parse_selection(cli, argc, argv, &i, &selection);
+		if (got >= 0) {
+			if (got != CLI_OK)
+				return got;
+		} else if (!strcmp(arg, "-o") || !strcmp(arg, "--title") || !strcmp(arg, "--data")) {
+			if (i + 1 >= argc)
 				return cli_usage(cli, "%s needs a value", arg);
-			const char *value = argv[++i];
-			const char *why = NULL;
-			uint64_t number;
-			if (!strcmp(arg, "-o")) {
-				out = value;
-			} else if (!strcmp(arg, "--queues")) {
-				why = parse_number_set(value, PKTSTATS_QUEUES - 1, &queue_mask);
-				queues_given = true;
-			} else if (!strcmp(arg, "--filter")) {
-				options.filter = value;
-			} else if (!strcmp(arg, "--udp-port")) {
-				if (!(why = parse_number(value, 1, 65535, &number)))
-					options.udp_port = (uint16_t)number;
-			} else if (!strcmp(arg, "--data")) {
-				keep = value;
-			} else {
-				title = value;
-			}
-			if (why)
-				return cli_usage(cli, "%s '%s': %s", arg, value, why);
+			*(!strcmp(arg, "-o") ? &out : !strcmp(arg, "--title") ? &title : &keep) =
+				argv[++i];
 		} else if (arg[0] == '-' && arg[1]) {
 			return cli_usage(cli, "unknown option '%s'", arg);
 		} else {
 			files[n_files++] = arg;
 		}
 	}
+	int checked = decode_check_options(cli, &selection);
+	if (checked != CLI_OK)
+		return checked;
+	struct stat_reader_options options = selection.reader;
+	const uint32_t queue_mask = selection.queues;
 	if (n_files == 0)
 		return cli_usage(cli, "no capture file given");
 	for (size_t i = 0; i < n_files; i++)
@@ -320,8 +310,6 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 					 "input: save it to a file first");
 	if (!out)
 		return cli_usage(cli, "no output given (-o FILE.png)");
-	if (queues_given && queue_mask == 0)
-		return cli_usage(cli, "--queues none leaves nothing to plot");
 
 	/* Pass 1: span and largest occupancy, and every problem reported once. */
 	char error[512] = "";
@@ -426,10 +414,8 @@ static const char plot_details[] =
 	"occupancy is in bytes or KiB.\n"
 	"Options:\n"
 	"  -o FILE.png        the picture (required)\n"
-	"  --queues SET       queues to draw: 0..7 as a list (0,2-4) or hex mask (default: every\n"
-	"                     queue with stat data)\n"
-	"  --filter EXPR      BPF filter selecting the stat packets (default: UDP port 27033)\n"
-	"  --udp-port N       the stat packets' UDP destination port, for the default filter\n"
+	SELECTION_OPTIONS
+	"                     (every queue with stat data is drawn by default)\n"
 	"  --title TEXT       the plot's title\n"
 	"  --data DIR         keep what gnuplot drew in DIR: queueQ.dat (time, lowest and\n"
 	"                     highest occupancy per step, in the axes' units), dropsQ.dat (time,\n"
@@ -437,8 +423,7 @@ static const char plot_details[] =
 	"Example: pktstats plot stats.pcap -o queues.png --queues 3,5\n";
 
 static const struct cli_verb plot_verbs[] = {
-	{"", "FILE... -o FILE.png [--queues SET] [--filter EXPR] [--udp-port N] [--title TEXT] "
-	     "[--data DIR]",
+	{"", "FILE... -o FILE.png [--queues SET] [-f EXPR] [-p PORT] [--title TEXT] [--data DIR]",
 	 "Plot queue occupancy over time from the stat packets of captures", plot_details,
 	 plot_run},
 	{NULL, NULL, NULL, NULL, NULL},

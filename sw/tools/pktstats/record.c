@@ -78,8 +78,7 @@ static double seconds_now(void)
 static int record_run(struct cli *cli, int argc, char **argv)
 {
 	struct record_state s = {.cli = cli};
-	stat_reader_default_options(&s.options.reader);
-	s.options.json = out_is_json();
+	decode_default_options(&s.options);
 	const char *interface = NULL, *file = NULL;
 	uint64_t seconds = 0;
 	for (int i = 0; i < argc; i++) {
@@ -119,9 +118,12 @@ static int record_run(struct cli *cli, int argc, char **argv)
 		return cli_usage(cli, "--csv and -j are two output formats: choose one");
 	if (file && s.options.csv)
 		return cli_usage(cli, "--csv prints decoded events; with -w nothing is printed");
-	if (s.options.reader.filter && s.options.reader.udp_port != PKTSTATS_UDP_PORT)
-		return cli_usage(cli, "--port sets the default filter's port; with --filter, write "
-				      "the port into the filter");
+	if (file && s.options.queues != (1u << PKTSTATS_QUEUES) - 1)
+		return cli_usage(cli, "--queues selects the printed events; with -w the frames are "
+				      "written whole");
+	int checked = decode_check_options(cli, &s.options);
+	if (checked != CLI_OK)
+		return checked;
 
 	char error[PCAP_ERRBUF_SIZE > 512 ? PCAP_ERRBUF_SIZE : 512] = "";
 	int err = stat_reader_open(&s.reader, NULL, 0, &s.options.reader, error, sizeof error);

@@ -49,6 +49,17 @@ static int parse_target(const struct cli *cli, const char *word, struct target *
 	return CLI_OK;
 }
 
+/* A failed access names the register the user means, as well as the address in the library's
+ * detail; an address that is no register is named by the detail alone. */
+static int access_failed(const struct cli *cli, const struct target *t, int err)
+{
+	char about[80];
+	if (!t->info)
+		return cli_fail(cli, err);
+	snprintf(about, sizeof about, "%s (0x%08" PRIx32 ")", t->info->name, t->address);
+	return cli_fail_about(cli, err, about);
+}
+
 static void print_register(const struct target *t, uint64_t value)
 {
 	char text[64];
@@ -86,7 +97,7 @@ static int reg_read(struct cli *cli, int argc, char **argv)
 		err = pktstats_read64(cli->dev, target.address, &value);
 	}
 	if (err < 0)
-		return cli_fail(cli, err);
+		return access_failed(cli, &target, err);
 	print_register(&target, value);
 	return CLI_OK;
 }
@@ -113,7 +124,7 @@ static int reg_write(struct cli *cli, int argc, char **argv)
 		return status;
 	int err = target.width == 32 ? pktstats_write32(cli->dev, target.address, (uint32_t)value)
 				     : pktstats_write64(cli->dev, target.address, value);
-	return err < 0 ? cli_fail(cli, err) : CLI_OK;
+	return err < 0 ? access_failed(cli, &target, err) : CLI_OK;
 }
 
 static int reg_list(struct cli *cli, int argc, char **argv)

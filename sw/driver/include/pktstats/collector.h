@@ -15,7 +15,8 @@
  * probed (an empty UDP datagram to its discard port 9, which makes the kernel resolve it,
  * every 200 ms) and looked up again for up to `timeout_ms`.
  *
- * Linking: programs that call this also link -lnl-route-3 -lnl-3 (pkg-config libnl-route-3.0).
+ * Linking: programs that call this also link -lnl-route-3 -lnl-3, which
+ * `pkg-config --static --libs libpktstats` adds (libnl-route-3.0 is its Requires.private).
  */
 #ifndef PKTSTATS_COLLECTOR_H
 #define PKTSTATS_COLLECTOR_H

@@ -228,10 +228,13 @@ int pktstats_decode_payload_ex(const uint8_t *payload, size_t len,
  * it (queue_size, +length per arrival, -length per departure, from the packet's start). Time
  * advances from one instant (a packet's first timestamp, a timestamp, an event) to the next
  * only when the next one is later: between packets from the previous packet's latest instant
- * to the next packet's start; within a packet an instant earlier than the packet's latest so
- * far adds nothing until time passes that again. So a timer reset or a reordered packet costs
- * at most one interval, not the rest of the capture. A malformed packet adds nothing: the
- * occupancy carries on over it, as over lost packets, until the next packet's queue sizes.
+ * to the next packet's start, later meaning modulo 2^64 ns by less than 2^63 ns (so the time
+ * goes on across the timer's wrap, where the ns wrap too; the ns fields stay modulo 2^64, and
+ * last_ns may be below first_ns after a wrap); within a packet an instant earlier than the
+ * packet's latest so far adds nothing until time passes that again. So a timer reset or a
+ * reordered packet costs at most one interval, not the rest of the capture. A malformed packet
+ * adds nothing: the occupancy carries on over it, as over lost packets, until the next
+ * packet's queue sizes.
  * integral / span_ns is the time-weighted mean (pktstats_summary_mean). The integral is a
  * double: exact while every product it adds (occupancy x interval) stays below 2^53 word x ns,
  * which real captures do by far; rounded beyond.

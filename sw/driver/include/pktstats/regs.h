@@ -977,6 +977,133 @@
 #define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_LO       0x00002368u
 #define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_HI       0x0000236cu
 
+/*
+ * Block time (time_regs): Time-of-day clock: atomic read latched with the evcap timer, set,
+ * signed step, frequency trim.
+ */
+#define PKTSTATS_TIME_BASE                        0x00003000u
+#define PKTSTATS_TIME_SIZE                        0x00001000u
+
+/* 0x000 type (const, 32 bits): Block type, "TIME". */
+#define PKTSTATS_TIME_TYPE                        0x00003000u
+#define PKTSTATS_TIME_TYPE_VALUE                  0x54494d45u
+
+/* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
+#define PKTSTATS_TIME_VERSION                     0x00003004u
+#define PKTSTATS_TIME_VERSION_VALUE               0x00010000u
+
+/*
+ * 0x008 command (pulse, 32 bits): Commands: write 1 to bits to act once, all in the same
+ * clock (the clock in which the write is answered). Reads return 0.
+ */
+#define PKTSTATS_TIME_COMMAND                     0x00003008u
+#define PKTSTATS_TIME_COMMAND_LATCH_SHIFT         0
+#define PKTSTATS_TIME_COMMAND_LATCH_WIDTH         1
+#define PKTSTATS_TIME_COMMAND_LATCH_MASK          0x00000001u
+#define PKTSTATS_TIME_COMMAND_SET_SHIFT           1
+#define PKTSTATS_TIME_COMMAND_SET_WIDTH           1
+#define PKTSTATS_TIME_COMMAND_SET_MASK            0x00000002u
+#define PKTSTATS_TIME_COMMAND_STEP_SHIFT          2
+#define PKTSTATS_TIME_COMMAND_STEP_WIDTH          1
+#define PKTSTATS_TIME_COMMAND_STEP_MASK           0x00000004u
+
+/*
+ * 0x00c trim (rw, 32 bits): Frequency trim: every clock the time advances by 8 ns + trim *
+ * 2^-32 ns. One unit is 1/(8 * 2^32) = 0.0291 ppb; the range -2^31..2^31-1 is -62 500
+ * 000..+62 499 999.97 ppb.
+ */
+#define PKTSTATS_TIME_TRIM                        0x0000300cu
+#define PKTSTATS_TIME_TRIM_SHIFT                  0
+#define PKTSTATS_TIME_TRIM_WIDTH                  32
+#define PKTSTATS_TIME_TRIM_MASK                   0xffffffffu
+#define PKTSTATS_TIME_TRIM_RESET                  0x00000000u
+
+/*
+ * 0x010 set_seconds (rw, 48 bits): Seconds the set command loads (write low word, then high
+ * word).
+ */
+#define PKTSTATS_TIME_SET_SECONDS                 0x00003010u
+#define PKTSTATS_TIME_SET_SECONDS_LO              0x00003010u
+#define PKTSTATS_TIME_SET_SECONDS_HI              0x00003014u
+#define PKTSTATS_TIME_SET_SECONDS_SHIFT           0
+#define PKTSTATS_TIME_SET_SECONDS_WIDTH           48
+#define PKTSTATS_TIME_SET_SECONDS_MASK            UINT64_C(0xffffffffffff)
+#define PKTSTATS_TIME_SET_SECONDS_RESET           UINT64_C(0x000000000000)
+
+/* 0x018 set_nanoseconds (rw, 32 bits): Nanoseconds the set command loads. */
+#define PKTSTATS_TIME_SET_NANOSECONDS             0x00003018u
+#define PKTSTATS_TIME_SET_NANOSECONDS_SHIFT       0
+#define PKTSTATS_TIME_SET_NANOSECONDS_WIDTH       30
+#define PKTSTATS_TIME_SET_NANOSECONDS_MASK        0x3fffffffu
+#define PKTSTATS_TIME_SET_NANOSECONDS_RESET       0x00000000u
+
+/*
+ * 0x020 step_seconds (rw, 48 bits): Seconds part of the offset the step command adds (write
+ * low word, then high word).
+ */
+#define PKTSTATS_TIME_STEP_SECONDS                0x00003020u
+#define PKTSTATS_TIME_STEP_SECONDS_LO             0x00003020u
+#define PKTSTATS_TIME_STEP_SECONDS_HI             0x00003024u
+#define PKTSTATS_TIME_STEP_SECONDS_SHIFT          0
+#define PKTSTATS_TIME_STEP_SECONDS_WIDTH          48
+#define PKTSTATS_TIME_STEP_SECONDS_MASK           UINT64_C(0xffffffffffff)
+#define PKTSTATS_TIME_STEP_SECONDS_RESET          UINT64_C(0x000000000000)
+
+/*
+ * 0x028 step_nanoseconds (rw, 32 bits): Nanoseconds part of the offset the step command
+ * adds, always positive.
+ */
+#define PKTSTATS_TIME_STEP_NANOSECONDS            0x00003028u
+#define PKTSTATS_TIME_STEP_NANOSECONDS_SHIFT      0
+#define PKTSTATS_TIME_STEP_NANOSECONDS_WIDTH      30
+#define PKTSTATS_TIME_STEP_NANOSECONDS_MASK       0x3fffffffu
+#define PKTSTATS_TIME_STEP_NANOSECONDS_RESET      0x00000000u
+
+/*
+ * 0x030 latched_seconds (ro, 64 bits): Seconds of the time of day at the last latch command
+ * (bits 47:0; 63:48 read 0).
+ */
+#define PKTSTATS_TIME_LATCHED_SECONDS             0x00003030u
+#define PKTSTATS_TIME_LATCHED_SECONDS_LO          0x00003030u
+#define PKTSTATS_TIME_LATCHED_SECONDS_HI          0x00003034u
+
+/*
+ * 0x038 latched_nanoseconds (ro, 30 bits): Nanoseconds of the time of day at the last latch
+ * command, 0..999 999 999.
+ */
+#define PKTSTATS_TIME_LATCHED_NANOSECONDS         0x00003038u
+#define PKTSTATS_TIME_LATCHED_NANOSECONDS_MASK    0x3fffffffu
+
+/*
+ * 0x03c latched_fraction (ro, 32 bits): Fraction of a nanosecond of the time of day at the
+ * last latch command, in 2^-32 ns.
+ */
+#define PKTSTATS_TIME_LATCHED_FRACTION            0x0000303cu
+
+/*
+ * 0x040 latched_timer (ro, 64 bits): The evcap timer (8 ns clocks) in the clock of the last
+ * latch command: the evcap tick at resolution c is latched_timer >> c.
+ */
+#define PKTSTATS_TIME_LATCHED_TIMER               0x00003040u
+#define PKTSTATS_TIME_LATCHED_TIMER_LO            0x00003040u
+#define PKTSTATS_TIME_LATCHED_TIMER_HI            0x00003044u
+
+/*
+ * 0x048 set_refused (counter, 64 bits): Set commands refused (set_nanoseconds of 10^9 or
+ * more). Write to clear.
+ */
+#define PKTSTATS_TIME_SET_REFUSED                 0x00003048u
+#define PKTSTATS_TIME_SET_REFUSED_LO              0x00003048u
+#define PKTSTATS_TIME_SET_REFUSED_HI              0x0000304cu
+
+/*
+ * 0x050 step_refused (counter, 64 bits): Step commands refused (the time would leave 0..2^48
+ * s, step_nanoseconds of 10^9 or more, or a set in the same command). Write to clear.
+ */
+#define PKTSTATS_TIME_STEP_REFUSED                0x00003050u
+#define PKTSTATS_TIME_STEP_REFUSED_LO             0x00003050u
+#define PKTSTATS_TIME_STEP_REFUSED_HI             0x00003054u
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktstats CLI, object `time`: the switch's time-of-day clock (docs/time.md): show it latched
+ * together with the evcap timer, set it, step it, trim its frequency, set it from the host.
+ */
+#define _DEFAULT_SOURCE /* gmtime_r */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "args.h"
+#include "cli.h"
+#include "output.h"
+#include "pktstats/time.h"
+
+#define NS_PER_S INT64_C(1000000000)
+
+/* "1700000000.123456789 s (2023-11-14T22:13:20.123456789Z)" */
+static void format_time(const struct pktstats_time *t, char *text, size_t size)
+{
+	struct tm tm;
+	time_t seconds = (time_t)t->seconds;
+	if (gmtime_r(&seconds, &tm))
+		snprintf(text, size, "%" PRIu64 ".%09" PRIu32 " s (%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu32 "Z)",
+			 t->seconds, t->nanoseconds, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec, t->nanoseconds);
+	else
+		snprintf(text, size, "%" PRIu64 ".%09" PRIu32 " s", t->seconds, t->nanoseconds);
+}
+
+/* Digits only, at least one, at most `max` of them. */
+static const char *digits(const char *p, size_t n, size_t max, uint64_t *value)
+{
+	if (n == 0)
+		return "a number is missing";
+	if (n > max)
+		return "too many digits";
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return "not a number";
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	}
+	*value = v;
+	return NULL;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/*
+ * A time of day: SECONDS[.FRACTION] (seconds since the epoch, a fraction of 1 to 9 digits), or
+ * UTC as YYYY-MM-DDTHH:MM:SS[.FRACTION]Z (1970 or later).
+ */
+static const char *parse_time(const char *word, uint64_t *seconds, uint32_t *nanoseconds)
+{
+	static char reason[96];
+	const char *dot = strchr(word, '.');
+	const char *end = word + strlen(word);
+	const char *error;
+	uint64_t s = 0, fraction = 0;
+	size_t fraction_digits = 0;
+	if (*word == '\0')
+		return "empty value";
+	if (*word == '-')
+		return "negative times are not allowed";
+	const char *whole_end = dot ? dot : end;
+	if (strchr(word, 'T')) {
+		/* YYYY-MM-DDTHH:MM:SS[.F]Z */
+		if (end[-1] != 'Z')
+			return "a UTC time ends with Z (2024-05-01T12:00:00.5Z)";
+		if (dot == NULL)
+			whole_end = end - 1;
+		uint64_t year, month, day, hour, minute, second;
+		if (whole_end - word != 19 || word[4] != '-' || word[7] != '-' || word[10] != 'T' ||
+		    word[13] != ':' || word[16] != ':' || digits(word, 4, 4, &year) ||
+		    digits(word + 5, 2, 2, &month) || digits(word + 8, 2, 2, &day) ||
+		    digits(word + 11, 2, 2, &hour) || digits(word + 14, 2, 2, &minute) ||
+		    digits(word + 17, 2, 2, &second))
+			return "not a UTC time YYYY-MM-DDTHH:MM:SS[.FRACTION]Z";
+		static const unsigned month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+		bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+		if (year < 1970 || month < 1 || month > 12 || day < 1 ||
+		    day > month_days[month - 1] - (month == 2 && !leap) || hour > 23 || minute > 59 ||
+		    second > 59)
+			return "no such date or time (1970 or later, seconds 0..59)";
+		s = (uint64_t)days_from_civil((int64_t)year, (unsigned)month, (unsigned)day) * 86400 +
+		    hour * 3600 + minute * 60 + second;
+		if (dot)
+			end--; /* the Z */
+	} else if ((error = digits(word, (size_t)(whole_end - word), 15, &s)) != NULL) {
+		return strcmp(error, "too many digits") == 0 ? "seconds beyond 2^48 - 1" :
+		       "not SECONDS[.FRACTION] or YYYY-MM-DDTHH:MM:SS[.FRACTION]Z";
+	}
+	if (dot) {
+		fraction_digits = (size_t)(end - dot - 1);
+		if (fraction_digits > 9) {
+			snprintf(reason, sizeof reason, "the fraction has %zu digits: nanoseconds "
+				 "must be below 10^9 (at most 9 digits)", fraction_digits);
+			return reason;
+		}
+		if ((error = digits(dot + 1, fraction_digits, 9, &fraction)) != NULL)
+			return "the fraction after '.' is not 1 to 9 digits";
+		for (size_t i = fraction_digits; i < 9; i++)
+			fraction *= 10;
+	}
+	if (s > PKTSTATS_TIME_SECONDS_MAX)
+		return "seconds beyond 2^48 - 1";
+	*seconds = s;
+	*nanoseconds = (uint32_t)fraction;
+	return NULL;
+}
+
+/* A signed offset: [-]NANOSECONDS, or [-]DURATION with a unit (1.5s, -20ns, 3us). */
+static const char *parse_offset(const char *word, int64_t *nanoseconds)
+{
+	bool negative = *word == '-';
+	const char *p = negative ? word + 1 : word;
+	uint64_t magnitude;
+	const char *error;
+	if (*p == '\0')
+		return "empty value";
+	if (strspn(p, "0123456789") == strlen(p))
+		error = parse_number(p, 0, UINT64_MAX, &magnitude);
+	else
+		error = parse_duration(p, &magnitude);
+	if (error)
+		return error;
+	if (magnitude > (uint64_t)INT64_MAX)
+		return "the offset does not fit in 64 bits of nanoseconds";
+	*nanoseconds = negative ? -(int64_t)magnitude : (int64_t)magnitude;
+	return NULL;
+}
+
+/* A signed decimal number of ppb: 12, -0.5, +100000. */
+static const char *parse_ppb(const char *word, double *ppb)
+{
+	const char *p = word;
+	if (*p == '+' || *p == '-')
+		p++;
+	size_t integer = strspn(p, "0123456789");
+	p += integer;
+	size_t fraction = 0;
+	if (*p == '.') {
+		fraction = strspn(p + 1, "0123456789");
+		if (fraction == 0)
+			return "no digits after '.'";
+		p += 1 + fraction;
+	}
+	if (integer == 0 || *p != '\0')
+		return "not a number of ppb (12, -0.5, +100000)";
+	*ppb = strtod(word, NULL);
+	return NULL;
+}
+
+static int time_show(struct cli *cli, int argc, char **argv)
+{
+	int status = cli_no_arguments(cli, argc, argv);
+	if (status == CLI_OK)
+		status = cli_open(cli, 0);
+	if (status != CLI_OK)
+		return status;
+	struct pktstats_time_pair pair;
+	int32_t trim;
+	uint64_t set_refused, step_refused;
+	int err = pktstats_time_read(cli->dev, &pair);
+	if (err == 0)
+		err = pktstats_time_trim_get(cli->dev, &trim);
+	if (err == 0)
+		err = pktstats_time_refused_get(cli->dev, &set_refused, &step_refused);
+	if (err < 0)
+		return cli_fail(cli, err);
+	char text[96];
+	out_begin();
+	format_time(&pair.time, text, sizeof text);
+	out_string("time", text);
+	out_uint("seconds", pair.time.seconds, NULL);
+	out_uint("nanoseconds", pair.time.nanoseconds, NULL);
+	snprintf(text, sizeof text, "%" PRIu32 " (%.6f ns)", pair.time.fraction,
+		 pair.time.fraction / 4294967296.0);
+	out_uint("fraction", pair.time.fraction, text);
+	snprintf(text, sizeof text, "%" PRIu64 " (8 ns clocks, latched in the same clock)",
+		 pair.timer);
+	out_uint("timer", pair.timer, text);
+	snprintf(text, sizeof text, "%" PRId32 " (%+.4f ppb)", trim,
+		 pktstats_time_trim_to_ppb(trim));
+	out_int("trim", trim, text);
+	out_real("trim-ppb", pktstats_time_trim_to_ppb(trim), 4);
+	out_uint("set-refused", set_refused, NULL);
+	out_uint("step-refused", step_refused, NULL);
+	out_end();
+	return CLI_OK;
+}
+
+static int time_set(struct cli *cli, int argc, char **argv)
+{
+	if (argc < 1)
+		return cli_usage(cli, "needs TIME (SECONDS[.FRACTION] or YYYY-MM-DDTHH:MM:SS[.FRACTION]Z)");
+	if (argc > 1)
+		return cli_usage(cli, "unexpected argument '%s'", argv[1]);
+	uint64_t seconds;
+	uint32_t nanoseconds;
+	const char *error = parse_time(argv[0], &seconds, &nanoseconds);
+	if (error)
+		return cli_usage(cli, "TIME '%s': %s", argv[0], error);
+	int status = cli_open(cli, 0);
+	if (status != CLI_OK)
+		return status;
+	int err = pktstats_time_set(cli->dev, seconds, nanoseconds);
+	return err < 0 ? cli_fail(cli, err) : CLI_OK;
+}
+
+static int time_step(struct cli *cli, int argc, char **argv)
+{
+	if (argc < 1)
+		return cli_usage(cli, "needs OFFSET ([-]NANOSECONDS or [-]DURATION: -20ns, 1.5s)");
+	if (argc > 1)
+		return cli_usage(cli, "unexpected argument '%s'", argv[1]);
+	int64_t offset;
+	const char *error = parse_offset(argv[0], &offset);
+	if (error)
+		return cli_usage(cli, "OFFSET '%s': %s", argv[0], error);
+	int status = cli_open(cli, 0);
+	if (status != CLI_OK)
+		return status;
+	/* Refuse a step below 0 or beyond 2^48 s before writing a register (the library checks
+	 * it too, after its own read): the time only grows until the step. */
+	struct pktstats_time_pair now;
+	int err = pktstats_time_read(cli->dev, &now);
+	if (err < 0)
+		return cli_fail(cli, err);
+	__int128 result = (__int128)now.time.seconds * NS_PER_S + now.time.nanoseconds + offset;
+	if (result < 0)
+		return cli_usage(cli, "OFFSET '%s': the time would go below 0 (it is %" PRIu64
+				 ".%09" PRIu32 " s)", argv[0], now.time.seconds, now.time.nanoseconds);
+	if (result / NS_PER_S > (__int128)PKTSTATS_TIME_SECONDS_MAX)
+		return cli_usage(cli, "OFFSET '%s': the time would go beyond 2^48 s", argv[0]);
+	err = pktstats_time_step(cli->dev, offset);
+	return err < 0 ? cli_fail(cli, err) : CLI_OK;
+}
+
+static int time_trim(struct cli *cli, int argc, char **argv)
+{
+	if (argc < 1)
+		return cli_usage(cli, "needs PPB (a signed number of parts per billion, fractions allowed)");
+	if (argc > 1)
+		return cli_usage(cli, "unexpected argument '%s'", argv[1]);
+	double ppb;
+	int32_t trim;
+	const char *error = parse_ppb(argv[0], &ppb);
+	if (error)
+		return cli_usage(cli, "PPB '%s': %s", argv[0], error);
+	if (pktstats_time_trim_from_ppb(ppb, &trim) < 0)
+		return cli_usage(cli, "PPB '%s': beyond what the clock holds (-62500000 .. "
+				 "+62499999.97 ppb)", argv[0]);
+	int status = cli_open(cli, 0);
+	if (status != CLI_OK)
+		return status;
+	int err = pktstats_time_trim_set(cli->dev, trim);
+	return err < 0 ? cli_fail(cli, err) : CLI_OK;
+}
+
+static int time_sync(struct cli *cli, int argc, char **argv)
+{
+	bool tai = false;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--tai"))
+			tai = true;
+		else if (!strcmp(argv[i], "--utc"))
+			tai = false;
+		else
+			return cli_usage(cli, "unexpected argument '%s' (--tai or --utc)", argv[i]);
+	}
+	int status = cli_open(cli, 0);
+	if (status != CLI_OK)
+		return status;
+	struct pktstats_time_sync sync;
+	int err = pktstats_time_sync(cli->dev, tai, &sync);
+	if (err < 0)
+		return cli_fail(cli, err);
+	char text[96];
+	out_begin();
+	out_string("clock", tai ? "tai" : "utc");
+	format_time(&sync.host, text, sizeof text);
+	out_string("host", text);
+	out_uint("host-seconds", sync.host.seconds, NULL);
+	out_uint("host-nanoseconds", sync.host.nanoseconds, NULL);
+	out_int("correction-ns", sync.correction_ns, NULL);
+	format_time(&sync.set, text, sizeof text);
+	out_string("set", text);
+	out_uint("set-seconds", sync.set.seconds, NULL);
+	out_uint("set-nanoseconds", sync.set.nanoseconds, NULL);
+	out_uint("timer-at-set", sync.timer_at_set, NULL);
+	snprintf(text, sizeof text, "%+" PRId64 " ns (host minus switch, before the set)",
+		 sync.offset_ns);
+	out_int("offset-ns", sync.offset_ns, text);
+	out_int("round-trip-ns", sync.round_trip_ns, NULL);
+	out_end();
+	return CLI_OK;
+}
+
+static const struct cli_verb time_verbs[] = {
+	{"show", "", "show the time of day and the evcap timer, latched in the same clock",
+	 "With -j: time (text), seconds, nanoseconds, fraction (2^-32 ns), timer (the evcap timer,\n"
+	 "8 ns clocks, latched in the same clock), trim (2^-32 ns per clock), trim_ppb,\n"
+	 "set_refused, step_refused (commands the clock refused).\n",
+	 time_show},
+	{"set", "TIME", "set the time of day",
+	 "TIME is SECONDS[.FRACTION] (since the epoch; a fraction of at most 9 digits) or a UTC\n"
+	 "time YYYY-MM-DDTHH:MM:SS[.FRACTION]Z. The fraction of a nanosecond becomes 0.\n",
+	 time_set},
+	{"step", "OFFSET", "add a signed offset to the time of day, in one clock",
+	 "OFFSET is [-]NANOSECONDS or [-]DURATION with a unit ns, us, ms, s (-20ns, 1.5s).\n"
+	 "A step that would take the time below 0 is refused before anything is written.\n",
+	 time_step},
+	{"trim", "PPB", "trim the clock's frequency by PPB parts per billion",
+	 "PPB is signed and may have a fraction (-12.5); the clock holds it to 0.0291 ppb, from\n"
+	 "-62500000 to +62499999.97 ppb. 0 is the nominal 8 ns per clock.\n",
+	 time_trim},
+	{"sync", "[--utc|--tai]", "set the time of day from the host's clock and show the offset",
+	 "--utc (default): CLOCK_REALTIME; --tai: CLOCK_TAI. The value written is the host's time\n"
+	 "plus correction_ns (3.5 round trips of a register write); offset_ns is the host minus\n"
+	 "the switch just before the set. With -j: clock, host, host_seconds, host_nanoseconds,\n"
+	 "correction_ns, set, set_seconds, set_nanoseconds, timer_at_set, offset_ns, round_trip_ns.\n",
+	 time_sync},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct cli_object cli_object_time = {
+	"time", "The switch's time-of-day clock: show, set, step, trim, sync", time_verbs,
+};

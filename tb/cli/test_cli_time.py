@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""`pktstats time` against the simulator, through the CLI only (docs/time.md, docs/cli.md).
+
+    tb/cli/test_cli_time.py build/asan/bin/pktstats build/bin/pktstats-sim
+
+Every time of day is checked exactly, to 2^-32 ns, against the evcap timer latched with it:
+between two `time show`s at trim T, the time must advance by exactly
+(timer2 - timer1) x (8 x 2^32 + T) units of 2^-32 ns. The simulator's own clock count (its
+socket's `time`) bounds how many clocks a command took. Checks:
+
+- set (seconds.fraction and UTC forms) and show: the value shown is the value set plus 8 ns per
+  clock since, no more than the simulated clocks the two commands spanned;
+- step -1.5 s and +20 ns: the time after is the time before + 8 ns per clock + the step;
+- trim +100 ppm and -250.5 ppb: the rate over about 10^6 simulated clocks is exactly the trim;
+- the latched timer is the evcap timer: after `timer set X`, within the clocks that passed;
+- sync: the host time it reports lies between the test's readings of the host clock before
+  and after; the value set is that time plus the reported correction; the switch's clock read
+  afterwards is exactly that value + 8 ns per clock since timer_at_set; the offset it reports
+  is the value set minus where the switch's clock would have been, computed from a `time show`
+  before the sync. --tai reads CLOCK_TAI.
+Prints TAP.
+"""
+
+import json
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_harness import Simulator, Tap, run_cli  # noqa: E402
+
+NS = 10 ** 9
+UNIT = 1 << 32  # 2^-32 ns per ns
+
+
+def units(seconds, nanoseconds, fraction=0):
+    return (seconds * NS + nanoseconds) * UNIT + fraction
+
+
+def shown_units(show):
+    return units(show["seconds"], show["nanoseconds"], show["fraction"])
+
+
+def main():
+    if len(sys.argv) != 3:
+        print("usage: %s PKTSTATS PKTSTATS-SIM" % sys.argv[0], file=sys.stderr)
+        return 2
+    pktstats, sim_binary = (os.path.abspath(a) for a in sys.argv[1:])
+    tap = Tap()
+    with tempfile.TemporaryDirectory(prefix="pktstats-cli-time.") as work:
+        sim = Simulator(sim_binary, work)
+
+        def cli(*args):
+            status, out, err = run_cli(pktstats, list(args), device=sim.device)
+            if status != 0:
+                raise RuntimeError("pktstats %s: exit %s: %s" % (" ".join(args), status, err))
+            return out
+
+        def show():
+            return json.loads(cli("-j", "time", "show"))
+
+        def advanced(a, b, trim):
+            """Units the clock must advance from show a to show b at a constant trim."""
+            return (b["timer"] - a["timer"]) * (8 * UNIT + trim)
+
+        try:
+            # --- set and show, both forms
+            for word, seconds, ns in (("1700000000.25", 1700000000, 250000000),
+                                      ("2024-05-01T12:00:00.000000123Z", 1714564800, 123),
+                                      ("42", 42, 0)):
+                c0 = sim.cycle()
+                cli("time", "set", word)
+                a = show()
+                c1 = sim.cycle()
+                b = show()
+                elapsed = shown_units(a) - units(seconds, ns)
+                tap.point(a["fraction"] == 0 and elapsed >= 0 and elapsed % (8 * UNIT) == 0
+                          and elapsed // (8 * UNIT) <= c1 - c0,
+                          "time set %s: shown %d.%09d, %d clocks after the set, within the %d "
+                          "simulated" % (word, a["seconds"], a["nanoseconds"],
+                                         elapsed // (8 * UNIT), c1 - c0),
+                          json.dumps(a))
+                tap.point(shown_units(b) - shown_units(a) == advanced(a, b, 0),
+                          "time set %s: the next show is 8 ns per evcap clock later, exactly"
+                          % word, "%s\n%s" % (a, b))
+
+            # --- step
+            for word, offset in (("-1.5s", -1500000000), ("20", 20), ("-3us", -3000)):
+                a = show()
+                cli("time", "step", word)
+                b = show()
+                diff = shown_units(b) - shown_units(a) - advanced(a, b, 0)
+                tap.point(diff == offset * UNIT, "time step %s: the time moved by %d ns besides "
+                          "8 ns per clock" % (word, offset),
+                          "moved %.3f ns" % (diff / UNIT))
+
+            # --- the latched timer is the evcap timer
+            c0 = sim.cycle()
+            cli("timer", "set", "1000000000")
+            a = show()
+            c1 = sim.cycle()
+            tap.point(0 <= a["timer"] - 1000000000 <= c1 - c0,
+                      "the latched timer is the evcap timer: %d clocks after timer set 1000000000"
+                      " (%d simulated)" % (a["timer"] - 1000000000, c1 - c0), json.dumps(a))
+            timer_before = json.loads(cli("-j", "timer", "show"))["cycles"]
+            a = show()
+            timer_after = json.loads(cli("-j", "timer", "show"))["cycles"]
+            tap.point(timer_before < a["timer"] < timer_after,
+                      "the latched timer lies between two timer shows around it",
+                      "%d %d %d" % (timer_before, a["timer"], timer_after))
+
+            # --- trim: the rate over about 10^6 simulated clocks
+            for ppb, want_trim in (("100000", 3435974), ("-250.5", -8607)):
+                cli("time", "trim", ppb)
+                a = show()
+                tap.point(a["trim"] == want_trim, "time trim %s: trim register %d" % (ppb, want_trim),
+                          json.dumps(a))
+                start = sim.cycle()
+                while sim.cycle() < start + 1000000:
+                    time.sleep(0.05)
+                b = show()
+                clocks = b["timer"] - a["timer"]
+                got = shown_units(b) - shown_units(a)
+                rate = (got - clocks * 8 * UNIT) / (clocks * 8 * UNIT) * 1e9
+                tap.point(clocks >= 1000000 and got == advanced(a, b, want_trim),
+                          "time trim %s: over %d clocks the time advanced by exactly %d x "
+                          "(8 ns + %d x 2^-32 ns): %+.4f ppb" % (ppb, clocks, clocks, want_trim, rate),
+                          "advanced %d units, expected %d" % (got, advanced(a, b, want_trim)))
+            cli("time", "trim", "0")
+
+            # --- sync
+            for option, clock in (("--utc", time.CLOCK_REALTIME), ("--tai", time.CLOCK_TAI)):
+                cli("time", "set", "1000")
+                a = show()
+                h0 = time.clock_gettime_ns(clock)
+                sync = json.loads(cli("-j", "time", "sync", option))
+                h1 = time.clock_gettime_ns(clock)
+                b = show()
+                host = sync["host_seconds"] * NS + sync["host_nanoseconds"]
+                set_ns = sync["set_seconds"] * NS + sync["set_nanoseconds"]
+                tap.point(sync["clock"] == option[2:] and h0 <= host <= h1,
+                          "time sync %s: the host time it read lies within the command's run"
+                          % option, "%d <= %d <= %d" % (h0, host, h1))
+                tap.point(set_ns - host == sync["correction_ns"] >= 0 and
+                          sync["correction_ns"] == sync["round_trip_ns"] * 7 // 2,
+                          "time sync %s: the value set is the host time + correction (%d ns, "
+                          "3.5 round trips of %d ns)" % (option, sync["correction_ns"],
+                                                        sync["round_trip_ns"]), json.dumps(sync))
+                after = set_ns * UNIT + (b["timer"] - sync["timer_at_set"]) * 8 * UNIT
+                tap.point(shown_units(b) == after,
+                          "time sync %s: the switch's clock is the value set + 8 ns per clock "
+                          "since (0 ns off, within 8 ns)" % option,
+                          "shown %d, expected %d (%d clocks since the set)"
+                          % (shown_units(b), after, b["timer"] - sync["timer_at_set"]))
+                # where the switch would have been at timer_at_set without the sync
+                would = shown_units(a) + (sync["timer_at_set"] - a["timer"]) * 8 * UNIT
+                tap.point(sync["offset_ns"] * UNIT == set_ns * UNIT - would,
+                          "time sync %s: offset %d ns = value set - the switch's time then"
+                          % (option, sync["offset_ns"]), json.dumps(sync))
+            status, out, err = run_cli(pktstats, ["time", "sync"], device=sim.device)
+            tap.point(status == 0 and "offset" in out and not err,
+                      "time sync (UTC by default): text output", out + err)
+        except RuntimeError as e:
+            tap.point(False, "pktstats time commands", str(e))
+        finally:
+            sim.kill()
+    return tap.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,6 +14,9 @@ socket's `time`) bounds how many clocks a command took. Checks:
 - step -1.5 s and +20 ns: the time after is the time before + 8 ns per clock + the step;
 - trim +100 ppm and -250.5 ppb: the rate over about 10^6 simulated clocks is exactly the trim;
 - the latched timer is the evcap timer: after `timer set X`, within the clocks that passed;
+- decode --time-of-day: each event of a capture made at +100 ppm gets the time of day that
+  the pair (time show before the traffic) and the trim give, computed here; `device` reads a
+  pair that maps the capture as the pair read before it; bad pairs exit 2;
 - sync: the host time it reports lies between the test's readings of the host clock before
   and after; the value set is that time plus the reported correction; the switch's clock read
   afterwards is exactly that value + 8 ns per clock since timer_at_set; the offset it reports
@@ -41,6 +44,70 @@ def units(seconds, nanoseconds, fraction=0):
 
 def shown_units(show):
     return units(show["seconds"], show["nanoseconds"], show["fraction"])
+
+
+def pair_text(show, ppb=None):
+    """--time-of-day's TIME@TIMER[,PPB] from a `time show` (its fraction of a ns left out)."""
+    text = "%d.%09d@%d" % (show["seconds"], show["nanoseconds"], show["timer"])
+    return text if ppb is None else text + "," + ppb
+
+
+def decode_time_of_day(tap, pktstats, sim_binary, work, cli, show):
+    """decode --time-of-day: every event's time of day from a pair read before the traffic, at
+    +100 ppm, against the same arithmetic done here; `device` equal to the pair it reads."""
+    stats = os.path.join(work, "tod.pcap")
+    run = Simulator(sim_binary, work, ["--wait", "--seed", "5", "--port", "0:gen=0.6,to=3,count=400",
+                                       "--port", "1:gen=0.6,to=3,count=400",
+                                       "--port", "7:out=" + stats], name="tod")
+    try:
+        def on_run(*args):
+            status, out, err = run_cli(pktstats, list(args), device=run.device)
+            if status != 0:
+                raise RuntimeError("pktstats %s: exit %s: %s" % (" ".join(args), status, err))
+            return out
+        on_run("capture", "set", "output-ports", "7", "resolution", "16ns")
+        on_run("capture", "start")
+        on_run("time", "set", "1764072000.5")
+        on_run("time", "trim", "100000")
+        pair = json.loads(on_run("-j", "time", "show"))
+        run.request("start")
+        run.stop(interrupt=False)
+    finally:
+        run.kill()
+    status, out, err = run_cli(pktstats, ["-j", "decode", "--time-of-day",
+                                          pair_text(pair, "100000"), stats])
+    events = [json.loads(line) for line in out.splitlines()] if status == 0 else []
+    base = units(pair["seconds"], pair["nanoseconds"])  # the fraction is not in TIME@TIMER
+    wrong = [e for e in events
+             if e["time_of_day_ns"] != (base + (e["time_ns"] // 8 - pair["timer"])
+                                        * (8 * UNIT + pair["trim"])) // UNIT]
+    tap.point(status == 0 and len(events) > 1000 and not wrong,
+              "decode --time-of-day %s: %d events, each at the pair's time + (8 ns + trim) per "
+              "clock from its timer, to the ns" % (pair_text(pair, "100000"), len(events)),
+              err + (json.dumps(wrong[:3]) if wrong else ""))
+
+    # `device`: the pair read now from the live switch (trim 0, fraction 0 since the set)
+    # maps every tick as the pair read before it does
+    cli("time", "set", "1764072000.25")
+    before = show()
+    by_pair = run_cli(pktstats, ["decode", "--csv", "--time-of-day", pair_text(before), stats])
+    by_device = run_cli(pktstats, ["decode", "--csv", "--time-of-day", "device", stats],
+                        device="sim:" + os.path.join(work, "sim.sock"))
+    tap.point(by_pair[0] == 0 and by_device == by_pair and "time_of_day_ns" in by_pair[1]
+              and len(by_pair[1].splitlines()) > 1000,
+              "decode --time-of-day device reads the pair from the switch: the same times as "
+              "the pair read before (%d lines)" % len(by_pair[1].splitlines()),
+              "%s\n%s" % (by_pair[2] or by_pair[1][:200], by_device[2] or by_device[1][:200]))
+
+    for args, names in ((["--time-of-day", "1.5@x"], "'1.5@x'"),
+                        (["--time-of-day", "1.0000000001@5"], "10 digits"),
+                        (["--time-of-day", "now"], "'now'"),
+                        (["--time-of-day", "1@5,+90000000"], "trim"),
+                        (["--summary", "--time-of-day", "1@5"], "--summary")):
+        status, out, err = run_cli(pktstats, ["decode"] + args + [stats])
+        tap.point(status == 2 and not out and len(err.splitlines()) == 1 and names in err,
+                  "decode %s: exit 2, one line naming %s" % (" ".join(args), names),
+                  "exit %s: %s" % (status, err))
 
 
 def main():
@@ -162,6 +229,8 @@ def main():
             status, out, err = run_cli(pktstats, ["time", "sync"], device=sim.device)
             tap.point(status == 0 and "offset" in out and not err,
                       "time sync (UTC by default): text output", out + err)
+
+            decode_time_of_day(tap, pktstats, sim_binary, work, cli, show)
         except RuntimeError as e:
             tap.point(False, "pktstats time commands", str(e))
         finally:

@@ -7,9 +7,11 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+#include "pktstats/time.h"
 
 static char reason[160];
 
@@ -356,4 +358,110 @@ void format_ipv4(uint32_t address, char *text, size_t size)
 {
 	snprintf(text, size, "%u.%u.%u.%u", address >> 24, address >> 16 & 0xff,
 		 address >> 8 & 0xff, address & 0xff);
+}
+
+/* Digits only, at least one, at most `max` of them. */
+static const char *digits(const char *p, size_t n, size_t max, uint64_t *value)
+{
+	if (n == 0)
+		return "a number is missing";
+	if (n > max)
+		return "too many digits";
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return "not a number";
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	}
+	*value = v;
+	return NULL;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+const char *parse_time_of_day(const char *word, uint64_t *seconds, uint32_t *nanoseconds)
+{
+	const char *dot = strchr(word, '.');
+	const char *end = word + strlen(word);
+	const char *error;
+	uint64_t s = 0, fraction = 0;
+	size_t fraction_digits = 0;
+	if (*word == '\0')
+		return "empty value";
+	if (*word == '-')
+		return "negative times are not allowed";
+	const char *whole_end = dot ? dot : end;
+	if (strchr(word, 'T')) {
+		/* YYYY-MM-DDTHH:MM:SS[.F]Z */
+		if (end[-1] != 'Z')
+			return "a UTC time ends with Z (2024-05-01T12:00:00.5Z)";
+		if (dot == NULL)
+			whole_end = end - 1;
+		uint64_t year, month, day, hour, minute, second;
+		if (whole_end - word != 19 || word[4] != '-' || word[7] != '-' || word[10] != 'T' ||
+		    word[13] != ':' || word[16] != ':' || digits(word, 4, 4, &year) ||
+		    digits(word + 5, 2, 2, &month) || digits(word + 8, 2, 2, &day) ||
+		    digits(word + 11, 2, 2, &hour) || digits(word + 14, 2, 2, &minute) ||
+		    digits(word + 17, 2, 2, &second))
+			return "not a UTC time YYYY-MM-DDTHH:MM:SS[.FRACTION]Z";
+		static const unsigned month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+		bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+		if (year < 1970 || month < 1 || month > 12 || day < 1 ||
+		    day > month_days[month - 1] - (month == 2 && !leap) || hour > 23 || minute > 59 ||
+		    second > 59)
+			return "no such date or time (1970 or later, seconds 0..59)";
+		s = (uint64_t)days_from_civil((int64_t)year, (unsigned)month, (unsigned)day) * 86400 +
+		    hour * 3600 + minute * 60 + second;
+		if (dot)
+			end--; /* the Z */
+	} else if ((error = digits(word, (size_t)(whole_end - word), 15, &s)) != NULL) {
+		return strcmp(error, "too many digits") == 0 ? "seconds beyond 2^48 - 1" :
+		       "not SECONDS[.FRACTION] or YYYY-MM-DDTHH:MM:SS[.FRACTION]Z";
+	}
+	if (dot) {
+		fraction_digits = (size_t)(end - dot - 1);
+		if (fraction_digits > 9) {
+			return why("the fraction has %zu digits: nanoseconds must be below 10^9 "
+				   "(at most 9 digits)", fraction_digits);
+		}
+		if ((error = digits(dot + 1, fraction_digits, 9, &fraction)) != NULL)
+			return "the fraction after '.' is not 1 to 9 digits";
+		for (size_t i = fraction_digits; i < 9; i++)
+			fraction *= 10;
+	}
+	if (s > PKTSTATS_TIME_SECONDS_MAX)
+		return "seconds beyond 2^48 - 1";
+	*seconds = s;
+	*nanoseconds = (uint32_t)fraction;
+	return NULL;
+}
+
+
+const char *parse_ppb(const char *word, double *ppb)
+{
+	const char *p = word;
+	if (*p == '+' || *p == '-')
+		p++;
+	size_t integer = strspn(p, "0123456789");
+	p += integer;
+	size_t fraction = 0;
+	if (*p == '.') {
+		fraction = strspn(p + 1, "0123456789");
+		if (fraction == 0)
+			return "no digits after '.'";
+		p += 1 + fraction;
+	}
+	if (integer == 0 || *p != '\0')
+		return "not a number of ppb (12, -0.5, +100000)";
+	*ppb = strtod(word, NULL);
+	return NULL;
 }

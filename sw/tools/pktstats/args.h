@@ -39,6 +39,14 @@ const char *parse_name_set(const char *word, const char *const *names, unsigned 
  * must be whole. */
 const char *parse_duration(const char *word, uint64_t *nanoseconds);
 
+/* A time of day: SECONDS[.FRACTION] (seconds since the epoch, a fraction of 1 to 9 digits), or
+ * UTC as YYYY-MM-DDTHH:MM:SS[.FRACTION]Z (1970 or later); seconds at most 2^48 - 1. */
+const char *parse_time_of_day(const char *word, uint64_t *seconds, uint32_t *nanoseconds);
+
+/* A signed decimal number of parts per billion, with an optional fraction: 12, -0.5,
+ * +100000 (the one parser here that takes a sign). */
+const char *parse_ppb(const char *word, double *ppb);
+
 /* Text forms for output: "0-3,5" ("none" for an empty mask); "arrival,drop"; a duration in
  * the largest unit that divides it ("1 ms", "64 ns"); a MAC; a dotted IPv4 address. */
 void format_number_set(uint32_t mask, char *text, size_t size);

@@ -17,11 +17,13 @@
 
 static const char *const type_names[4] = {"none", "arrival", "departure", "drop"};
 
+/* The event columns; time-of-day-ns (second) only with --time-of-day. */
 static const struct out_column event_columns[] = {
-	{"time-ns", NULL, 15},        {"queue", NULL, 0},           {"type", NULL, 9},
-	{"length-bytes", NULL, 0},    {"occupancy-bytes", NULL, 0}, {"occupancy-words", NULL, 0},
-	{"seq", NULL, 10},
+	{"time-ns", NULL, 15},        {"time-of-day-ns", NULL, 19}, {"queue", NULL, 0},
+	{"type", NULL, 9},            {"length-bytes", NULL, 0},    {"occupancy-bytes", NULL, 0},
+	{"occupancy-words", NULL, 0}, {"seq", NULL, 10},
 };
+#define EVENT_COLUMNS_N (sizeof event_columns / sizeof event_columns[0])
 
 void decode_default_options(struct decode_options *options)
 {
@@ -57,13 +59,76 @@ int decode_parse_selection(const struct cli *cli, int argc, char **argv, int *i,
 	return CLI_OK;
 }
 
+/* --time-of-day's value: "device", or TIME@TIMER[,PPB]. */
+static const char *parse_pair(const char *word, struct decode_options *options)
+{
+	options->time_of_day = true;
+	if (!strcmp(word, "device")) {
+		options->time_of_day_from_device = true;
+		return NULL;
+	}
+	char text[128];
+	const char *error;
+	uint64_t timer;
+	double ppb = 0;
+	if (strlen(word) >= sizeof text)
+		return "too long";
+	snprintf(text, sizeof text, "%s", word);
+	char *at = strchr(text, '@');
+	if (!at)
+		return "not 'device' or TIME@TIMER[,PPB] (1764072000.5@428815)";
+	*at++ = '\0';
+	char *comma = strchr(at, ',');
+	if (comma)
+		*comma++ = '\0';
+	if ((error = parse_time_of_day(text, &options->pair.time.seconds,
+				       &options->pair.time.nanoseconds)) != NULL ||
+	    (error = parse_number(at, 0, UINT64_MAX, &timer)) != NULL ||
+	    (comma && (error = parse_ppb(comma, &ppb)) != NULL))
+		return error;
+	options->pair.timer = timer;
+	if (pktstats_time_trim_from_ppb(ppb, &options->trim) < 0)
+		return "the trim is beyond what the clock holds (-62500000..+62499999.97 ppb)";
+	return NULL;
+}
+
 int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
 			struct decode_options *options)
 {
-	if (strcmp(argv[*i], "--csv"))
+	if (!strcmp(argv[*i], "--csv")) {
+		options->csv = true;
+		return CLI_OK;
+	}
+	if (strcmp(argv[*i], "--time-of-day"))
 		return decode_parse_selection(cli, argc, argv, i, options);
-	options->csv = true;
-	return CLI_OK;
+	if (*i + 1 >= argc)
+		return cli_usage(cli, "option '%s' needs 'device' or TIME@TIMER[,PPB]", argv[*i]);
+	const char *error = parse_pair(argv[++*i], options);
+	return error ? cli_usage(cli, "--time-of-day '%s': %s", argv[*i], error) : CLI_OK;
+}
+
+int decode_prepare(struct cli *cli, struct decode_options *options)
+{
+	if (!options->time_of_day_from_device)
+		return CLI_OK;
+	int status = cli_open(cli, 0);
+	if (status != CLI_OK)
+		return status;
+	int err = pktstats_time_read(cli->dev, &options->pair);
+	if (err == 0)
+		err = pktstats_time_trim_get(cli->dev, &options->trim);
+	return err < 0 ? cli_fail(cli, err) : CLI_OK;
+}
+
+/* The switch's time of day, in ns, in the clock at timer value time_ns / 8: the pair's time
+ * plus 8 ns + trim (2^-32 ns) for every clock from the pair's timer (before it: minus). */
+static int64_t time_of_day_ns(const struct decode_options *options, uint64_t time_ns)
+{
+	const struct pktstats_time *t = &options->pair.time;
+	__int128 clocks = (__int128)(time_ns / 8) - (__int128)options->pair.timer;
+	__int128 units = ((((__int128)t->seconds * 1000000000 + t->nanoseconds) << 32) + t->fraction) +
+			 clocks * (((__int128)8 << 32) + options->trim);
+	return (int64_t)(units >> 32); /* floored (GCC and Clang shift signed values arithmetically) */
 }
 
 int decode_check_options(const struct cli *cli, const struct decode_options *options)
@@ -78,8 +143,14 @@ int decode_check_options(const struct cli *cli, const struct decode_options *opt
 
 void decode_print_begin(const struct decode_options *options)
 {
+	/* out_table_begin keeps the columns until out_table_end */
+	static struct out_column columns[EVENT_COLUMNS_N];
+	size_t n = 0;
+	for (size_t c = 0; c < EVENT_COLUMNS_N; c++)
+		if (options->time_of_day || strcmp(event_columns[c].key, "time-of-day-ns"))
+			columns[n++] = event_columns[c];
 	out_csv(options->csv);
-	out_table_begin(NULL, event_columns, sizeof event_columns / sizeof event_columns[0]);
+	out_table_begin(NULL, columns, n);
 }
 
 void decode_print_end(void)
@@ -130,6 +201,8 @@ void decode_print_record(const struct decode_options *options, const struct pkts
 			continue;
 		out_row_begin();
 		out_uint("time-ns", e->time_ns, NULL);
+		if (options->time_of_day)
+			out_int("time-of-day-ns", time_of_day_ns(options, e->time_ns), NULL);
 		out_uint("queue", e->queue, NULL);
 		out_string("type", type_names[e->type & 3]);
 		out_uint("length-bytes", (uint64_t)STAT_BYTES(e->length), NULL);
@@ -322,8 +395,13 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 	if (status == CLI_OK && options.csv && summary)
 		status = cli_usage(cli, "--csv prints events; --summary prints figures (-j for "
 				   "JSON)");
+	if (status == CLI_OK && options.time_of_day && summary)
+		status = cli_usage(cli, "--time-of-day gives the events' times; --summary prints "
+				   "figures");
 	if (status == CLI_OK)
 		status = decode_check_options(cli, &options);
+	if (status == CLI_OK)
+		status = decode_prepare(cli, &options);
 	if (status != CLI_OK) {
 		free(paths);
 		return status;

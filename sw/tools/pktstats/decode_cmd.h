@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "pktstats/time.h"
 #include "stat_reader.h"
 
 /* Help text of the selection options, shared by decode, record and plot. */
@@ -25,11 +26,19 @@
 /* Help text shared by decode and record. */
 #define COMMON_OPTIONS \
 	SELECTION_OPTIONS \
-	"  --csv              events as CSV with a header line (-j: JSON lines)\n"
+	"  --csv              events as CSV with a header line (-j: JSON lines)\n" \
+	"  --time-of-day PAIR each event's time of day too (time-of-day-ns), from the switch's\n" \
+	"                     time of day and evcap timer latched together: 'device' reads\n" \
+	"                     them and the trim from the device (-d) now; or TIME@TIMER[,PPB]\n" \
+	"                     as pktstats time show prints them (TIME: SECONDS.FRACTION or\n" \
+	"                     YYYY-MM-DDTHH:MM:SS[.F]Z; PPB: the trim, default 0). Right while\n" \
+	"                     the clock was not set or stepped between the events and the pair\n"
 
 #define EVENT_COLUMNS \
 	"Events, one per line (text table, --csv, or with -j one JSON object per line):\n" \
 	"  time-ns          absolute time: ns since the hardware timer's reset, (tick << c) * 8\n" \
+	"  time-of-day-ns   with --time-of-day: the switch's time of day at time-ns, ns since\n" \
+	"                   its epoch (Unix, as set: UTC or TAI)\n" \
 	"  queue            0..7\n" \
 	"  type             arrival, departure or drop\n" \
 	"  length-bytes     the frame's length: the packet's 64-bit words x 8 (2040: 2040 or\n" \
@@ -44,6 +53,13 @@ struct decode_options {
 	uint32_t queues;                   /* --queues: bit q, the queues shown (default all) */
 	bool csv;                          /* --csv */
 	bool json;                         /* -j */
+	/* --time-of-day: each event's time of day too, from the switch's time of day and evcap
+	 * timer latched together (docs/time.md) and its trim; from the device ("device") once
+	 * decode_prepare() has read them */
+	bool time_of_day;
+	bool time_of_day_from_device;
+	struct pktstats_time_pair pair;
+	int32_t trim;
 };
 
 /* The defaults: every queue, the default filter and port, -j as given. */
@@ -53,12 +69,15 @@ void decode_default_options(struct decode_options *options);
  * moved on): CLI_OK or a usage error; -1 when it is none of them. */
 int decode_parse_selection(const struct cli *cli, int argc, char **argv, int *i,
 			   struct decode_options *options);
-/* The same, and --csv. */
+/* The same, and --csv and --time-of-day (decode and record). */
 int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
 			struct decode_options *options);
 /* Once every option is parsed: CLI_OK, or a usage error for a port with a filter of one's
  * own, or no queue selected. */
 int decode_check_options(const struct cli *cli, const struct decode_options *options);
+/* After the checks: reads the time of day and timer from the device for --time-of-day device
+ * (CLI_OK, or the failure printed). */
+int decode_prepare(struct cli *cli, struct decode_options *options);
 
 void decode_print_begin(const struct decode_options *options);
 /* One record's events of the selected queues (and, in the text table, notes on gaps, resets,

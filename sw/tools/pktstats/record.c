@@ -121,7 +121,12 @@ static int record_run(struct cli *cli, int argc, char **argv)
 	if (file && s.options.queues != (1u << PKTSTATS_QUEUES) - 1)
 		return cli_usage(cli, "--queues selects the printed events; with -w the frames are "
 				      "written whole");
+	if (file && s.options.time_of_day)
+		return cli_usage(cli, "--time-of-day gives the printed events' times; with -w "
+				      "nothing is printed");
 	int checked = decode_check_options(cli, &s.options);
+	if (checked == CLI_OK)
+		checked = decode_prepare(cli, &s.options);
 	if (checked != CLI_OK)
 		return checked;
 

@@ -32,97 +32,6 @@ static void format_time(const struct pktstats_time *t, char *text, size_t size)
 		snprintf(text, size, "%" PRIu64 ".%09" PRIu32 " s", t->seconds, t->nanoseconds);
 }
 
-/* Digits only, at least one, at most `max` of them. */
-static const char *digits(const char *p, size_t n, size_t max, uint64_t *value)
-{
-	if (n == 0)
-		return "a number is missing";
-	if (n > max)
-		return "too many digits";
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return "not a number";
-		v = v * 10 + (uint64_t)(p[i] - '0');
-	}
-	*value = v;
-	return NULL;
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	unsigned yoe = (unsigned)(y - era * 400);
-	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-/*
- * A time of day: SECONDS[.FRACTION] (seconds since the epoch, a fraction of 1 to 9 digits), or
- * UTC as YYYY-MM-DDTHH:MM:SS[.FRACTION]Z (1970 or later).
- */
-static const char *parse_time(const char *word, uint64_t *seconds, uint32_t *nanoseconds)
-{
-	static char reason[96];
-	const char *dot = strchr(word, '.');
-	const char *end = word + strlen(word);
-	const char *error;
-	uint64_t s = 0, fraction = 0;
-	size_t fraction_digits = 0;
-	if (*word == '\0')
-		return "empty value";
-	if (*word == '-')
-		return "negative times are not allowed";
-	const char *whole_end = dot ? dot : end;
-	if (strchr(word, 'T')) {
-		/* YYYY-MM-DDTHH:MM:SS[.F]Z */
-		if (end[-1] != 'Z')
-			return "a UTC time ends with Z (2024-05-01T12:00:00.5Z)";
-		if (dot == NULL)
-			whole_end = end - 1;
-		uint64_t year, month, day, hour, minute, second;
-		if (whole_end - word != 19 || word[4] != '-' || word[7] != '-' || word[10] != 'T' ||
-		    word[13] != ':' || word[16] != ':' || digits(word, 4, 4, &year) ||
-		    digits(word + 5, 2, 2, &month) || digits(word + 8, 2, 2, &day) ||
-		    digits(word + 11, 2, 2, &hour) || digits(word + 14, 2, 2, &minute) ||
-		    digits(word + 17, 2, 2, &second))
-			return "not a UTC time YYYY-MM-DDTHH:MM:SS[.FRACTION]Z";
-		static const unsigned month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-		bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-		if (year < 1970 || month < 1 || month > 12 || day < 1 ||
-		    day > month_days[month - 1] - (month == 2 && !leap) || hour > 23 || minute > 59 ||
-		    second > 59)
-			return "no such date or time (1970 or later, seconds 0..59)";
-		s = (uint64_t)days_from_civil((int64_t)year, (unsigned)month, (unsigned)day) * 86400 +
-		    hour * 3600 + minute * 60 + second;
-		if (dot)
-			end--; /* the Z */
-	} else if ((error = digits(word, (size_t)(whole_end - word), 15, &s)) != NULL) {
-		return strcmp(error, "too many digits") == 0 ? "seconds beyond 2^48 - 1" :
-		       "not SECONDS[.FRACTION] or YYYY-MM-DDTHH:MM:SS[.FRACTION]Z";
-	}
-	if (dot) {
-		fraction_digits = (size_t)(end - dot - 1);
-		if (fraction_digits > 9) {
-			snprintf(reason, sizeof reason, "the fraction has %zu digits: nanoseconds "
-				 "must be below 10^9 (at most 9 digits)", fraction_digits);
-			return reason;
-		}
-		if ((error = digits(dot + 1, fraction_digits, 9, &fraction)) != NULL)
-			return "the fraction after '.' is not 1 to 9 digits";
-		for (size_t i = fraction_digits; i < 9; i++)
-			fraction *= 10;
-	}
-	if (s > PKTSTATS_TIME_SECONDS_MAX)
-		return "seconds beyond 2^48 - 1";
-	*seconds = s;
-	*nanoseconds = (uint32_t)fraction;
-	return NULL;
-}
-
 /* A signed offset: [-]NANOSECONDS, or [-]DURATION with a unit (1.5s, -20ns, 3us). */
 static const char *parse_offset(const char *word, int64_t *nanoseconds)
 {
@@ -144,26 +53,6 @@ static const char *parse_offset(const char *word, int64_t *nanoseconds)
 	return NULL;
 }
 
-/* A signed decimal number of ppb: 12, -0.5, +100000. */
-static const char *parse_ppb(const char *word, double *ppb)
-{
-	const char *p = word;
-	if (*p == '+' || *p == '-')
-		p++;
-	size_t integer = strspn(p, "0123456789");
-	p += integer;
-	size_t fraction = 0;
-	if (*p == '.') {
-		fraction = strspn(p + 1, "0123456789");
-		if (fraction == 0)
-			return "no digits after '.'";
-		p += 1 + fraction;
-	}
-	if (integer == 0 || *p != '\0')
-		return "not a number of ppb (12, -0.5, +100000)";
-	*ppb = strtod(word, NULL);
-	return NULL;
-}
 
 static int time_show(struct cli *cli, int argc, char **argv)
 {
@@ -212,7 +101,7 @@ static int time_set(struct cli *cli, int argc, char **argv)
 		return cli_usage(cli, "unexpected argument '%s'", argv[1]);
 	uint64_t seconds;
 	uint32_t nanoseconds;
-	const char *error = parse_time(argv[0], &seconds, &nanoseconds);
+	const char *error = parse_time_of_day(argv[0], &seconds, &nanoseconds);
 	if (error)
 		return cli_usage(cli, "TIME '%s': %s", argv[0], error);
 	int status = cli_open(cli, 0);

@@ -4,7 +4,8 @@
 #   make all      build the library, tools and simulation models
 #   make test     the whole regression; ends with "N passed, N failed, N skipped"
 #   make lint     Verilator -Wall lint of rtl/ (no waivers)
-#   make synth    Yosys synth_xilinx of evcap, the time-of-day clock and the whole core: utilisation
+#   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps and the
+#                 whole core: utilisation
 #   make bench    benchmarks, figures printed
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
 #   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
@@ -42,7 +43,8 @@ RTL_SWITCH := $(sort $(wildcard rtl/switch/*.v))
 RTL_COMMON := $(sort $(wildcard rtl/common/*.v))
 RTL_CORE := $(sort $(wildcard rtl/core/*.v))
 RTL_TIME := $(sort $(wildcard rtl/time/*.v))
-RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_GEN)
+RTL_STAMP := $(sort $(wildcard rtl/stamp/*.v))
+RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -118,6 +120,10 @@ $(eval $(call verilator_harness,$(BUILD)/tb/switch_lookup/test_switch_lookup,swi
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_arbiter/test_switch_arbiter,switch_input_arbiter,rtl/switch/switch_input_arbiter.v,tb/switch/test_switch_arbiter.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/switch_queues/test_switch_queues,switch_output_queues,rtl/switch/switch_output_queues.v rtl/switch/switch_queue.v,tb/switch/test_switch_queues.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/time/test_time,time_base,$(RTL_TIME) rtl/gen/time_regs.v,tb/time/test_time.cpp,$(SANITIZE),$(LIB_ASAN)))
+# The metadata FIFO built small (8 entries, 5-bit tags) so that it runs full; -G and the
+# harness's constants must agree.
+$(eval $(call verilator_harness,$(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo,stamp_meta_fifo,rtl/stamp/stamp_meta_fifo.v,tb/stamp/test_stamp_meta_fifo.cpp,$(SANITIZE),$(LIB_ASAN),-GDEPTH_LOG2=3 -GTAG_WIDTH=5))
+$(eval $(call verilator_harness,$(BUILD)/tb/stamp/test_stamp,pktstats_core,$(RTL_ALL),tb/stamp/test_stamp.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/core/test_pktstats_core,pktstats_core,tb/core/pktstats_core.vlt $(RTL_ALL),tb/core/test_pktstats_core.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
 
@@ -207,7 +213,8 @@ sim-trace: $(BUILD)/bin/pktstats-sim-trace
 # Each top is linted with -Wall and no waivers, and must compile under Icarus. Icarus's
 # sensitivity-entire-array notice is off: the lookup's always @* blocks read every word of their
 # tables on purpose (a performance note for Icarus, not a design problem).
-LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base
+LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base stamp_block \
+	stamp_meta_fifo
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
@@ -235,11 +242,21 @@ $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp: tb/core/pktstats_core_icarus_tb
 	@mkdir -p $(@D)
 	$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s pktstats_core_icarus_tb -o $@ $^
 
-# make synth: the evcap block (also part of make test), the time-of-day clock (time_base) and the
-# whole pktstats_core (minutes).
+# make synth: the evcap block (also part of make test), the time-of-day clock (time_base), the
+# wire timestamps (stamp_block, stamp_meta_fifo) and the whole pktstats_core (minutes).
 $(BUILD)/synth/time_base.summary: $(RTL_TIME) rtl/gen/time_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh time_base $(BUILD)/synth $(RTL_TIME) rtl/gen/time_regs.v
+
+# The wire timestamps (rtl/stamp/): stamp_block (RX and TX points, registers) and one of the
+# four stamp_meta_fifo that switch_core keeps beside the MAC queues.
+$(BUILD)/synth/stamp_block.summary: $(RTL_STAMP) rtl/gen/stamp_regs.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh stamp_block $(BUILD)/synth $(RTL_STAMP) rtl/gen/stamp_regs.v
+
+$(BUILD)/synth/stamp_meta_fifo.summary: rtl/stamp/stamp_meta_fifo.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh stamp_meta_fifo $(BUILD)/synth rtl/stamp/stamp_meta_fifo.v
 
 $(BUILD)/synth/evcap.summary: $(RTL_EVCAP) rtl/gen/evcap_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
@@ -252,7 +269,9 @@ $(BUILD)/synth/pktstats_core.summary: $(RTL_ALL) scripts/synth.sh | deps
 synth-evcap: $(BUILD)/synth/evcap.summary
 	@cat $<
 
-synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary $(BUILD)/synth/pktstats_core.summary
+synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary \
+		$(BUILD)/synth/stamp_block.summary $(BUILD)/synth/stamp_meta_fifo.summary \
+		$(BUILD)/synth/pktstats_core.summary
 	@cat $^
 
 regmap:
@@ -271,6 +290,7 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/tb/interconnect/test_interconnect $(BUILD)/tb/switch_lookup/test_switch_lookup \
 	$(BUILD)/tb/switch_arbiter/test_switch_arbiter \
 	$(BUILD)/tb/switch_queues/test_switch_queues $(BUILD)/tb/core/test_pktstats_core \
+	$(BUILD)/tb/stamp/test_stamp $(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo \
 	$(BUILD)/asan/tb/sim/test_sim_components $(BUILD)/bin/pktstats-sim \
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
@@ -294,6 +314,8 @@ test: deps $(TEST_BINARIES)
 		"test_switch_lookup=$(BUILD)/tb/switch_lookup/test_switch_lookup" \
 		"test_switch_queues=$(BUILD)/tb/switch_queues/test_switch_queues" \
 		"test_pktstats_core=$(BUILD)/tb/core/test_pktstats_core" \
+		"test_stamp=$(BUILD)/tb/stamp/test_stamp" \
+		"test_stamp_meta_fifo=$(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo" \
 		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_collector=$(PYTHON) tb/collector/test_collector.py $(BUILD)/asan/tb/collector/resolve_collector $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \

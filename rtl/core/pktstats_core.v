@@ -1,16 +1,20 @@
 /*
  * pktstats_core: the whole design without a board: the reference switch, event capture on its
- * output queues, the time-of-day clock, the identity block, and the register interconnect.
+ * output queues, the time-of-day clock, the wire timestamps of the MAC ports, the identity
+ * block, and the register interconnect.
  * Board shells (fpga/<board>/) and the simulator (sim/) wrap this module.
  *
  *   registers (AXI4-Lite, 16-bit addresses)
  *     0x0000 identity (pktstats_id_regs)   0x1000 evcap   0x2000 switch   0x3000 time
- *     (docs/regmap.md)
+ *     0x4000 stamp (docs/regmap.md)
  *
  *   8 inputs --> switch_core --> 8 outputs
- *                  |    ^
- *     queue events v    | stat packets
- *                 evcap
+ *      |   RX stamps |    ^  | RX stamp of each frame
+ *      v   (meta)    |    |  v   out of MAC ports 0..3
+ *   stamp_block -----'    |  stamp_block --> m_axis_rx_timestamp, _valid, m_axis_tx_timestamp,
+ *   (RX point)            |  (TX point)      m_axis_residence_time (docs/timestamps.md)
+ *     queue events v      | stat packets
+ *                 evcap --'
  *
  * Ports 0..3 are the MAC ports, 4..7 the CPU ports; input i and output i are the same port.
  */
@@ -46,6 +50,17 @@ module pktstats_core #(
     input  wire [7:0]      m_axis_tready,
     output wire [7:0]      m_axis_tlast,
 
+    // Wire timestamps of the frames out of MAC port i (0..3), valid in the clock of the
+    // handshake of their first word on m_axis (docs/timestamps.md): stamps are
+    // {seconds[31:0], nanoseconds[29:0]} in bits 62i+61:62i, corrected to the first bit on the
+    // wire; the TX stamp is that of the handshake clock, the RX stamp that of the clock the
+    // frame's first word entered the switch (valid 0 for stat packets and frames from CPU
+    // ports), the residence time TX minus RX in signed ns (bits 32i+31:32i, 0 without RX stamp)
+    output wire [4*62-1:0] m_axis_rx_timestamp,
+    output wire [3:0]      m_axis_rx_timestamp_valid,
+    output wire [4*62-1:0] m_axis_tx_timestamp,
+    output wire [4*32-1:0] m_axis_residence_time,
+
     // Event-capture time base (8 ns clocks since the last timer reset), for the board shell
     // and the simulator
     output wire [63:0]     timer,
@@ -77,28 +92,28 @@ module pktstats_core #(
     input  wire          s_axil_rready
 );
 
-wire [4*12-1:0] block_axil_awaddr;
-wire [4*3-1:0] block_axil_awprot;
-wire [4*1-1:0] block_axil_awvalid;
-wire [4*1-1:0] block_axil_awready;
-wire [4*32-1:0] block_axil_wdata;
-wire [4*4-1:0] block_axil_wstrb;
-wire [4*1-1:0] block_axil_wvalid;
-wire [4*1-1:0] block_axil_wready;
-wire [4*2-1:0] block_axil_bresp;
-wire [4*1-1:0] block_axil_bvalid;
-wire [4*1-1:0] block_axil_bready;
-wire [4*12-1:0] block_axil_araddr;
-wire [4*3-1:0] block_axil_arprot;
-wire [4*1-1:0] block_axil_arvalid;
-wire [4*1-1:0] block_axil_arready;
-wire [4*32-1:0] block_axil_rdata;
-wire [4*2-1:0] block_axil_rresp;
-wire [4*1-1:0] block_axil_rvalid;
-wire [4*1-1:0] block_axil_rready;
+wire [5*12-1:0] block_axil_awaddr;
+wire [5*3-1:0] block_axil_awprot;
+wire [5*1-1:0] block_axil_awvalid;
+wire [5*1-1:0] block_axil_awready;
+wire [5*32-1:0] block_axil_wdata;
+wire [5*4-1:0] block_axil_wstrb;
+wire [5*1-1:0] block_axil_wvalid;
+wire [5*1-1:0] block_axil_wready;
+wire [5*2-1:0] block_axil_bresp;
+wire [5*1-1:0] block_axil_bvalid;
+wire [5*1-1:0] block_axil_bready;
+wire [5*12-1:0] block_axil_araddr;
+wire [5*3-1:0] block_axil_arprot;
+wire [5*1-1:0] block_axil_arvalid;
+wire [5*1-1:0] block_axil_arready;
+wire [5*32-1:0] block_axil_rdata;
+wire [5*2-1:0] block_axil_rresp;
+wire [5*1-1:0] block_axil_rvalid;
+wire [5*1-1:0] block_axil_rready;
 
 common_axil_interconnect #(
-    .SLAVE_COUNT(4),
+    .SLAVE_COUNT(5),
     .ADDR_WIDTH(16)
 ) interconnect_inst (
     .clk(clk),
@@ -181,6 +196,9 @@ wire [8*16-1:0] queue_departure_length;
 wire [7:0]      queue_drop;
 wire [8*16-1:0] queue_drop_length;
 wire [8*20-1:0] queue_occupancy;
+wire [8*63-1:0] stamp_meta;
+wire [4*62-1:0] stamp_rx_stamp;
+wire [3:0]      stamp_rx_valid;
 
 evcap #(
     .QUEUE_SIZE_WIDTH(20)
@@ -239,6 +257,9 @@ switch_core #(
     .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready),
     .m_axis_tlast(m_axis_tlast),
+    .s_axis_meta(stamp_meta),
+    .m_axis_rx_stamp(stamp_rx_stamp),
+    .m_axis_rx_stamp_valid(stamp_rx_valid),
     .s_stat_tdata(stat_tdata),
     .s_stat_tkeep(stat_tkeep),
     .s_stat_tvalid(stat_tvalid),
@@ -299,6 +320,48 @@ time_base time_inst (
     .tod_seconds(tod_seconds),
     .tod_nanoseconds(tod_nanoseconds),
     .tod_fraction(tod_fraction)
+);
+
+// Wire timestamps of the MAC ports: RX and TX points, corrections and debug registers
+
+assign m_axis_rx_timestamp = stamp_rx_stamp;
+assign m_axis_rx_timestamp_valid = stamp_rx_valid;
+
+stamp_block stamp_inst (
+    .clk(clk),
+    .rst(rst),
+    .tod_seconds(tod_seconds),
+    .tod_nanoseconds(tod_nanoseconds),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready),
+    .s_axis_tlast(s_axis_tlast),
+    .m_meta(stamp_meta),
+    .m_axis_tvalid(m_axis_tvalid[3:0]),
+    .m_axis_tready(m_axis_tready[3:0]),
+    .m_axis_tlast(m_axis_tlast[3:0]),
+    .rx_stamp(stamp_rx_stamp),
+    .rx_valid(stamp_rx_valid),
+    .tx_stamp(m_axis_tx_timestamp),
+    .residence(m_axis_residence_time),
+    .s_axil_awaddr(block_axil_awaddr[12*4 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*4 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*4 +: 1]),
+    .s_axil_awready(block_axil_awready[1*4 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*4 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*4 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*4 +: 1]),
+    .s_axil_wready(block_axil_wready[1*4 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*4 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*4 +: 1]),
+    .s_axil_bready(block_axil_bready[1*4 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*4 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*4 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*4 +: 1]),
+    .s_axil_arready(block_axil_arready[1*4 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*4 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*4 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*4 +: 1]),
+    .s_axil_rready(block_axil_rready[1*4 +: 1])
 );
 
 endmodule

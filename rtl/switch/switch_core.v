@@ -10,6 +10,12 @@
  * packets come back in on s_stat_* to leave through the ports their tuser selects, between the
  * queues' frames. Registers: regmap/switch.toml (docs/regmap.md). Structure and interfaces:
  * docs/switch-architecture.md.
+ *
+ * Metadata (the RX wire timestamps of rtl/stamp/, docs/timestamps.md): s_axis_meta goes with
+ * each input word through the arbiter and the lookup (like tuser); for the MAC output queues
+ * (0..3) a stamp_meta_fifo beside each queue keeps the metadata of every committed frame
+ * until its departure, so that m_axis_rx_stamp / m_axis_rx_stamp_valid of MAC port i describe
+ * the frame on m_axis of port i (valid 0 for a stat packet or a frame without a stamp).
  */
 
 `resetall
@@ -40,6 +46,14 @@ module switch_core #(
     output wire [7:0]      m_axis_tvalid,
     input  wire [7:0]      m_axis_tready,
     output wire [7:0]      m_axis_tlast,
+
+    // Metadata of each input's current word, port i in bits 63i+62:63i:
+    // {valid, stamp[61:0]} (stamp_rx)
+    input  wire [8*63-1:0] s_axis_meta,
+    // Metadata of the frame on m_axis of MAC port i (0..3): stamp in bits 62i+61:62i, and
+    // whether it has one (0 for stat packets and frames from the CPU ports)
+    output wire [4*62-1:0] m_axis_rx_stamp,
+    output wire [3:0]      m_axis_rx_stamp_valid,
 
     // Stat packets from evcap; tuser = output port mask
     input  wire [63:0]     s_stat_tdata,
@@ -88,8 +102,11 @@ wire        arbiter_tvalid;
 wire        arbiter_tready;
 wire        arbiter_tlast;
 wire [2:0]  arbiter_tuser;
+wire [62:0] arbiter_meta;
 
-switch_input_arbiter arbiter_inst (
+switch_input_arbiter #(
+    .META_WIDTH(63)
+) arbiter_inst (
     .clk(clk),
     .rst(rst),
     .s_axis_tdata(s_axis_tdata),
@@ -102,7 +119,9 @@ switch_input_arbiter arbiter_inst (
     .m_axis_tvalid(arbiter_tvalid),
     .m_axis_tready(arbiter_tready),
     .m_axis_tlast(arbiter_tlast),
-    .m_axis_tuser(arbiter_tuser)
+    .m_axis_tuser(arbiter_tuser),
+    .s_axis_meta(s_axis_meta),
+    .m_axis_meta(arbiter_meta)
 );
 
 wire [63:0] lookup_tdata;
@@ -111,6 +130,7 @@ wire        lookup_tvalid;
 wire        lookup_tready;
 wire        lookup_tlast;
 wire [10:0] lookup_tuser;
+wire [62:0] lookup_meta;
 
 // Read by the driver (switch.table_size); TABLE_SIZE is at most 64
 localparam [7:0] TABLE_SIZE_8 = TABLE_SIZE;
@@ -143,7 +163,8 @@ wire        clear_entries_aged_out;
 switch_output_port_lookup #(
     .TABLE_SIZE(TABLE_SIZE),
     .AGE_TICK_CYCLES(AGE_TICK_CYCLES),
-    .AGE_WIDTH(16)
+    .AGE_WIDTH(16),
+    .META_WIDTH(63)
 ) lookup_inst (
     .clk(clk),
     .rst(rst),
@@ -159,6 +180,8 @@ switch_output_port_lookup #(
     .m_axis_tready(lookup_tready),
     .m_axis_tlast(lookup_tlast),
     .m_axis_tuser(lookup_tuser),
+    .s_axis_meta(arbiter_meta),
+    .m_axis_meta(lookup_meta),
     .table_write(table_command_write),
     .table_index(table_index),
     .table_mac(table_mac),
@@ -248,6 +271,33 @@ switch_output_queues #(
     .status_peak_occupancy(status_peak_occupancy)
 );
 
+// The RX stamps of the MAC queues' frames, from commit to departure
+
+wire [3:0] meta_valid;
+wire [7:0] from_queue;
+
+genvar q;
+generate
+    for (q = 0; q < 4; q = q + 1) begin : meta
+        stamp_meta_fifo #(
+            .STAMP_WIDTH(62),
+            .DEPTH_LOG2(9),
+            .TAG_WIDTH(10)
+        ) fifo_inst (
+            .clk(clk),
+            .rst(rst),
+            .commit(queue_arrival[q]),
+            .s_valid(lookup_meta[62]),
+            .s_stamp(lookup_meta[61:0]),
+            .departure(queue_departure[q]),
+            .m_valid(meta_valid[q]),
+            .m_stamp(m_axis_rx_stamp[62*q +: 62])
+        );
+    end
+endgenerate
+
+assign m_axis_rx_stamp_valid = meta_valid & from_queue[3:0];
+
 // Stat packets join the queues' frames on the way out
 
 switch_stat_path stat_path_inst (
@@ -268,8 +318,12 @@ switch_stat_path stat_path_inst (
     .m_axis_tkeep(m_axis_tkeep),
     .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready),
-    .m_axis_tlast(m_axis_tlast)
+    .m_axis_tlast(m_axis_tlast),
+    .m_axis_from_queue(from_queue)
 );
+
+// The CPU ports' frames carry no stamps
+wire unused = &{1'b0, from_queue[7:4]};
 
 // Registers
 

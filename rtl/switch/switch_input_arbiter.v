@@ -5,7 +5,8 @@
  * Input i is slice i of each flattened bus (s_axis_tdata[64*i +: 64], s_axis_tkeep[8*i +: 8],
  * bit i of s_axis_tvalid, s_axis_tready and s_axis_tlast); ports 0..3 are the MAC receive
  * sides, 4..7 the CPU transmit sides. The output carries the input number in tuser on every
- * word of the frame.
+ * word of the frame, and each word's metadata (s_axis_meta, META_WIDTH bits per input, an
+ * extension of tuser: the wire timestamps of rtl/stamp/) with it, unchanged.
  *
  *   s_axis[0] --.
  *   s_axis[1] --+--> select --> output register --> m_axis (tuser = input number)
@@ -32,7 +33,10 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module switch_input_arbiter (
+module switch_input_arbiter #(
+    // Bits of metadata per input, passed through with each word like tuser (at least 1)
+    parameter META_WIDTH = 1
+) (
     input  wire            clk,
     input  wire            rst,
 
@@ -42,6 +46,8 @@ module switch_input_arbiter (
     input  wire [7:0]      s_axis_tvalid,
     output wire [7:0]      s_axis_tready,
     input  wire [7:0]      s_axis_tlast,
+    // Metadata of each input's current word, input i in slice i
+    input  wire [8*META_WIDTH-1:0] s_axis_meta,
 
     // Merged stream; tuser = input number, on every word
     output wire [63:0]     m_axis_tdata,
@@ -49,7 +55,9 @@ module switch_input_arbiter (
     output wire            m_axis_tvalid,
     input  wire            m_axis_tready,
     output wire            m_axis_tlast,
-    output wire [2:0]      m_axis_tuser
+    output wire [2:0]      m_axis_tuser,
+    // Metadata of the word on m_axis (taken with it from its input)
+    output wire [META_WIDTH-1:0] m_axis_meta
 );
 
 // In a frame, the input that owns the output; between frames, the last one served, from
@@ -62,6 +70,7 @@ reg [7:0]  m_axis_tkeep_reg = 8'd0;
 reg        m_axis_tvalid_reg = 1'b0;
 reg        m_axis_tlast_reg = 1'b0;
 reg [2:0]  m_axis_tuser_reg = 3'd0;
+reg [META_WIDTH-1:0] m_axis_meta_reg = {META_WIDTH{1'b0}};
 
 // First input with tvalid in round-robin order after grant_reg. Offset 8 (grant_reg itself)
 // comes last; the loop runs backwards so that the smallest offset is assigned last and wins.
@@ -89,6 +98,7 @@ assign m_axis_tkeep = m_axis_tkeep_reg;
 assign m_axis_tvalid = m_axis_tvalid_reg;
 assign m_axis_tlast = m_axis_tlast_reg;
 assign m_axis_tuser = m_axis_tuser_reg;
+assign m_axis_meta = m_axis_meta_reg;
 
 always @(posedge clk) begin
     if (take) begin
@@ -96,6 +106,7 @@ always @(posedge clk) begin
         m_axis_tkeep_reg <= s_axis_tkeep[8*selected +: 8];
         m_axis_tlast_reg <= s_axis_tlast[selected];
         m_axis_tuser_reg <= selected;
+        m_axis_meta_reg <= s_axis_meta[META_WIDTH*selected +: META_WIDTH];
         m_axis_tvalid_reg <= 1'b1;
         grant_reg <= selected;
         in_frame_reg <= !s_axis_tlast[selected];
@@ -111,6 +122,7 @@ always @(posedge clk) begin
         m_axis_tkeep_reg <= 8'd0;
         m_axis_tlast_reg <= 1'b0;
         m_axis_tuser_reg <= 3'd0;
+        m_axis_meta_reg <= {META_WIDTH{1'b0}};
     end
 end
 

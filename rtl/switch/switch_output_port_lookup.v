@@ -16,7 +16,8 @@
  * go out exactly as they came in, filtered and too-short frames included: those carry mask 0,
  * so the output queues store them nowhere ("dropped"), and the stream stays intact. tuser is
  * taken from the frame's first word and held to its last; the source bits of s_axis_tuser
- * count on the first word only.
+ * count on the first word only. s_axis_meta (META_WIDTH bits, an extension of tuser: the wire
+ * timestamps of rtl/stamp/) goes the same way: the first word's value, on every word out.
  *
  * Frame bytes (byte k of the frame is byte k%8 of word k/8, bits 8(k%8)+7 : 8(k%8)):
  *
@@ -85,7 +86,9 @@ module switch_output_port_lookup #(
     // Clock cycles per ageing tick (1 s at 125 MHz by default)
     parameter AGE_TICK_CYCLES = 125000000,
     // Width of an entry's age in ticks; ages saturate at 2^AGE_WIDTH - 1 (2..32)
-    parameter AGE_WIDTH = 16
+    parameter AGE_WIDTH = 16,
+    // Bits of metadata carried with each frame like tuser (at least 1)
+    parameter META_WIDTH = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -97,6 +100,8 @@ module switch_output_port_lookup #(
     output wire                 s_axis_tready,
     input  wire                 s_axis_tlast,
     input  wire [2:0]           s_axis_tuser,
+    // Metadata of the frame, read on its first word
+    input  wire [META_WIDTH-1:0] s_axis_meta,
 
     // To the output queues; tuser = {source port[2:0], destination port mask[7:0]}
     output wire [63:0]          m_axis_tdata,
@@ -105,6 +110,8 @@ module switch_output_port_lookup #(
     input  wire                 m_axis_tready,
     output wire                 m_axis_tlast,
     output wire [10:0]          m_axis_tuser,
+    // Metadata of the frame (its first word's s_axis_meta), on every word
+    output wire [META_WIDTH-1:0] m_axis_meta,
 
     // Table access: a one-clock table_write pulse sets entry table_index; table_index also
     // selects the entry shown on the read side, one clock later
@@ -327,6 +334,7 @@ reg [7:0]  p1_keep_reg = 8'd0;
 reg        p1_last_reg = 1'b0;
 reg        p1_first_reg = 1'b0;
 reg [2:0]  p1_source_reg = 3'd0;
+reg [META_WIDTH-1:0] p1_meta_reg = {META_WIDTH{1'b0}};
 // P1 took a first word at the last edge: this is its lookup clock
 reg        p1_fresh_reg = 1'b0;
 // Lookup of P1's first word, kept if the pipeline did not move in its lookup clock
@@ -339,6 +347,8 @@ reg [7:0]     p2_keep_reg = 8'd0;
 reg           p2_last_reg = 1'b0;
 reg           p2_first_reg = 1'b0;
 reg [2:0]     p2_source_reg = 3'd0;
+reg [META_WIDTH-1:0] p2_meta_reg = {META_WIDTH{1'b0}};
+reg [META_WIDTH-1:0] m_axis_meta_reg = {META_WIDTH{1'b0}};
 reg [N-1:0]   p2_hit_reg = {N{1'b0}};       // valid entries holding the DA
 reg [3*N-1:0] p2_port_reg = {3*N{1'b0}};    // every entry's port in the lookup clock
 
@@ -349,6 +359,7 @@ assign m_axis_tkeep = m_axis_tkeep_reg;
 assign m_axis_tvalid = m_axis_tvalid_reg;
 assign m_axis_tlast = m_axis_tlast_reg;
 assign m_axis_tuser = {m_axis_source_reg, m_axis_mask_reg};
+assign m_axis_meta = m_axis_meta_reg;
 
 // ---------------------------------------------------------------------------------------------
 // Lookup clock: compare P1's DA with every entry
@@ -601,6 +612,7 @@ always @(posedge clk) begin
         p1_last_reg <= s_axis_tlast;
         p1_first_reg <= input_first;
         p1_source_reg <= s_axis_tuser;
+        p1_meta_reg <= s_axis_meta;
 
         p2_valid_reg <= p1_valid_reg;
         p2_data_reg <= p1_data_reg;
@@ -608,6 +620,7 @@ always @(posedge clk) begin
         p2_last_reg <= p1_last_reg;
         p2_first_reg <= p1_first_reg;
         p2_source_reg <= p1_source_reg;
+        p2_meta_reg <= p1_meta_reg;
         p2_hit_reg <= lookup_hit;
         p2_port_reg <= lookup_port;
 
@@ -618,6 +631,7 @@ always @(posedge clk) begin
         if (p2_valid_reg && p2_first_reg) begin
             m_axis_source_reg <= p2_source_reg;
             m_axis_mask_reg <= decision_mask;
+            m_axis_meta_reg <= p2_meta_reg;
         end
     end
 
@@ -657,6 +671,7 @@ always @(posedge clk) begin
         m_axis_tvalid_reg <= 1'b0;
         m_axis_source_reg <= 3'd0;
         m_axis_mask_reg <= 8'd0;
+        m_axis_meta_reg <= {META_WIDTH{1'b0}};
         frames_looked_up_reg <= 64'd0;
         frames_flooded_reg <= 64'd0;
         frames_filtered_reg <= 64'd0;

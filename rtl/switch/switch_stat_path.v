@@ -15,7 +15,8 @@
  *                                        +--> port 7 mux <-- queue 7
  *
  * The queue side of a port waits while the port serves a stat packet; its frames' departures
- * happen when the port really takes them.
+ * happen when the port really takes them. m_axis_from_queue[i] says that port i is forwarding
+ * a frame of its queue (not a stat packet), so that the frame's metadata can follow it.
  */
 
 `resetall
@@ -46,7 +47,9 @@ module switch_stat_path (
     output wire [8*8-1:0]  m_axis_tkeep,
     output wire [7:0]      m_axis_tvalid,
     input  wire [7:0]      m_axis_tready,
-    output wire [7:0]      m_axis_tlast
+    output wire [7:0]      m_axis_tlast,
+    // Port i is sending a frame of its queue (from its first word's offer to its tlast)
+    output wire [7:0]      m_axis_from_queue
 );
 
 // Per port: which source owns it until the end of the current frame
@@ -70,6 +73,7 @@ assign s_stat_tready = discard || stat_word_done;
 
 wire [7:0] queue_offer = serving_queue_reg & s_queue_tvalid;
 wire [7:0] queue_handshake = queue_offer & m_axis_tready;
+assign m_axis_from_queue = serving_queue_reg;
 
 genvar i;
 generate

@@ -1104,6 +1104,213 @@
 #define PKTSTATS_TIME_STEP_REFUSED_LO             0x00003050u
 #define PKTSTATS_TIME_STEP_REFUSED_HI             0x00003054u
 
+/*
+ * Block stamp (stamp_regs): Wire timestamps of the MAC ports: RX/TX corrections, last RX and
+ * TX stamps and residence time per port.
+ */
+#define PKTSTATS_STAMP_BASE                       0x00004000u
+#define PKTSTATS_STAMP_SIZE                       0x00001000u
+
+/* 0x000 type (const, 32 bits): Block type, "STAM". */
+#define PKTSTATS_STAMP_TYPE                       0x00004000u
+#define PKTSTATS_STAMP_TYPE_VALUE                 0x5354414du
+
+/* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
+#define PKTSTATS_STAMP_VERSION                    0x00004004u
+#define PKTSTATS_STAMP_VERSION_VALUE              0x00010000u
+
+/*
+ * 0x010 rx_correction_0 (rw, 32 bits): RX: added to the time of day of the clock in which a
+ * frame's first word enters the switch from MAC port 0, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_RX_CORRECTION_0            0x00004010u
+#define PKTSTATS_STAMP_RX_CORRECTION_0_SHIFT      0
+#define PKTSTATS_STAMP_RX_CORRECTION_0_WIDTH      30
+#define PKTSTATS_STAMP_RX_CORRECTION_0_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_0_RESET      0x00000000u
+
+/*
+ * 0x014 rx_correction_1 (rw, 32 bits): RX: added to the time of day of the clock in which a
+ * frame's first word enters the switch from MAC port 1, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_RX_CORRECTION_1            0x00004014u
+#define PKTSTATS_STAMP_RX_CORRECTION_1_SHIFT      0
+#define PKTSTATS_STAMP_RX_CORRECTION_1_WIDTH      30
+#define PKTSTATS_STAMP_RX_CORRECTION_1_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_1_RESET      0x00000000u
+
+/*
+ * 0x018 rx_correction_2 (rw, 32 bits): RX: added to the time of day of the clock in which a
+ * frame's first word enters the switch from MAC port 2, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_RX_CORRECTION_2            0x00004018u
+#define PKTSTATS_STAMP_RX_CORRECTION_2_SHIFT      0
+#define PKTSTATS_STAMP_RX_CORRECTION_2_WIDTH      30
+#define PKTSTATS_STAMP_RX_CORRECTION_2_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_2_RESET      0x00000000u
+
+/*
+ * 0x01c rx_correction_3 (rw, 32 bits): RX: added to the time of day of the clock in which a
+ * frame's first word enters the switch from MAC port 3, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_RX_CORRECTION_3            0x0000401cu
+#define PKTSTATS_STAMP_RX_CORRECTION_3_SHIFT      0
+#define PKTSTATS_STAMP_RX_CORRECTION_3_WIDTH      30
+#define PKTSTATS_STAMP_RX_CORRECTION_3_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_3_RESET      0x00000000u
+
+/*
+ * 0x020 tx_correction_0 (rw, 32 bits): TX: added to the time of day of the clock in which a
+ * frame's first word leaves the switch towards MAC port 0, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_TX_CORRECTION_0            0x00004020u
+#define PKTSTATS_STAMP_TX_CORRECTION_0_SHIFT      0
+#define PKTSTATS_STAMP_TX_CORRECTION_0_WIDTH      30
+#define PKTSTATS_STAMP_TX_CORRECTION_0_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_0_RESET      0x00000000u
+
+/*
+ * 0x024 tx_correction_1 (rw, 32 bits): TX: added to the time of day of the clock in which a
+ * frame's first word leaves the switch towards MAC port 1, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_TX_CORRECTION_1            0x00004024u
+#define PKTSTATS_STAMP_TX_CORRECTION_1_SHIFT      0
+#define PKTSTATS_STAMP_TX_CORRECTION_1_WIDTH      30
+#define PKTSTATS_STAMP_TX_CORRECTION_1_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_1_RESET      0x00000000u
+
+/*
+ * 0x028 tx_correction_2 (rw, 32 bits): TX: added to the time of day of the clock in which a
+ * frame's first word leaves the switch towards MAC port 2, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_TX_CORRECTION_2            0x00004028u
+#define PKTSTATS_STAMP_TX_CORRECTION_2_SHIFT      0
+#define PKTSTATS_STAMP_TX_CORRECTION_2_WIDTH      30
+#define PKTSTATS_STAMP_TX_CORRECTION_2_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_2_RESET      0x00000000u
+
+/*
+ * 0x02c tx_correction_3 (rw, 32 bits): TX: added to the time of day of the clock in which a
+ * frame's first word leaves the switch towards MAC port 3, so that the stamp stands for the
+ * first bit on the wire.
+ */
+#define PKTSTATS_STAMP_TX_CORRECTION_3            0x0000402cu
+#define PKTSTATS_STAMP_TX_CORRECTION_3_SHIFT      0
+#define PKTSTATS_STAMP_TX_CORRECTION_3_WIDTH      30
+#define PKTSTATS_STAMP_TX_CORRECTION_3_MASK       0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_3_RESET      0x00000000u
+
+/*
+ * 0x040 last_rx_0 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
+ * port 0, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
+ * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
+ */
+#define PKTSTATS_STAMP_LAST_RX_0                  0x00004040u
+#define PKTSTATS_STAMP_LAST_RX_0_LO               0x00004040u
+#define PKTSTATS_STAMP_LAST_RX_0_HI               0x00004044u
+
+/*
+ * 0x048 last_rx_1 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
+ * port 1, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
+ * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
+ */
+#define PKTSTATS_STAMP_LAST_RX_1                  0x00004048u
+#define PKTSTATS_STAMP_LAST_RX_1_LO               0x00004048u
+#define PKTSTATS_STAMP_LAST_RX_1_HI               0x0000404cu
+
+/*
+ * 0x050 last_rx_2 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
+ * port 2, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
+ * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
+ */
+#define PKTSTATS_STAMP_LAST_RX_2                  0x00004050u
+#define PKTSTATS_STAMP_LAST_RX_2_LO               0x00004050u
+#define PKTSTATS_STAMP_LAST_RX_2_HI               0x00004054u
+
+/*
+ * 0x058 last_rx_3 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
+ * port 3, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
+ * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
+ */
+#define PKTSTATS_STAMP_LAST_RX_3                  0x00004058u
+#define PKTSTATS_STAMP_LAST_RX_3_LO               0x00004058u
+#define PKTSTATS_STAMP_LAST_RX_3_HI               0x0000405cu
+
+/*
+ * 0x060 last_tx_0 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
+ * left the switch towards MAC port 0, corrected: seconds (low 32 bits of the time of day's
+ * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
+ * high word.
+ */
+#define PKTSTATS_STAMP_LAST_TX_0                  0x00004060u
+#define PKTSTATS_STAMP_LAST_TX_0_LO               0x00004060u
+#define PKTSTATS_STAMP_LAST_TX_0_HI               0x00004064u
+
+/*
+ * 0x068 last_tx_1 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
+ * left the switch towards MAC port 1, corrected: seconds (low 32 bits of the time of day's
+ * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
+ * high word.
+ */
+#define PKTSTATS_STAMP_LAST_TX_1                  0x00004068u
+#define PKTSTATS_STAMP_LAST_TX_1_LO               0x00004068u
+#define PKTSTATS_STAMP_LAST_TX_1_HI               0x0000406cu
+
+/*
+ * 0x070 last_tx_2 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
+ * left the switch towards MAC port 2, corrected: seconds (low 32 bits of the time of day's
+ * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
+ * high word.
+ */
+#define PKTSTATS_STAMP_LAST_TX_2                  0x00004070u
+#define PKTSTATS_STAMP_LAST_TX_2_LO               0x00004070u
+#define PKTSTATS_STAMP_LAST_TX_2_HI               0x00004074u
+
+/*
+ * 0x078 last_tx_3 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
+ * left the switch towards MAC port 3, corrected: seconds (low 32 bits of the time of day's
+ * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
+ * high word.
+ */
+#define PKTSTATS_STAMP_LAST_TX_3                  0x00004078u
+#define PKTSTATS_STAMP_LAST_TX_3_LO               0x00004078u
+#define PKTSTATS_STAMP_LAST_TX_3_HI               0x0000407cu
+
+/*
+ * 0x080 last_residence_0 (ro, 32 bits): Residence time of the last frame with an RX stamp
+ * that left towards MAC port 0: its TX stamp minus its RX stamp, signed nanoseconds (two's
+ * complement; saturates at -2^31 and 2^31-1).
+ */
+#define PKTSTATS_STAMP_LAST_RESIDENCE_0           0x00004080u
+
+/*
+ * 0x084 last_residence_1 (ro, 32 bits): Residence time of the last frame with an RX stamp
+ * that left towards MAC port 1: its TX stamp minus its RX stamp, signed nanoseconds (two's
+ * complement; saturates at -2^31 and 2^31-1).
+ */
+#define PKTSTATS_STAMP_LAST_RESIDENCE_1           0x00004084u
+
+/*
+ * 0x088 last_residence_2 (ro, 32 bits): Residence time of the last frame with an RX stamp
+ * that left towards MAC port 2: its TX stamp minus its RX stamp, signed nanoseconds (two's
+ * complement; saturates at -2^31 and 2^31-1).
+ */
+#define PKTSTATS_STAMP_LAST_RESIDENCE_2           0x00004088u
+
+/*
+ * 0x08c last_residence_3 (ro, 32 bits): Residence time of the last frame with an RX stamp
+ * that left towards MAC port 3: its TX stamp minus its RX stamp, signed nanoseconds (two's
+ * complement; saturates at -2^31 and 2^31-1).
+ */
+#define PKTSTATS_STAMP_LAST_RESIDENCE_3           0x0000408cu
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,0 +1,93 @@
+/*
+ * stamp_rx: the RX timestamp point of the MAC ports (docs/timestamps.md).
+ *
+ * Watches the switch's input handshakes. The RX stamp of a frame from MAC port i (i < 4) is
+ * the time of day of the clock in which its first word is accepted (s_axis_tvalid[i] &&
+ * s_axis_tready[i] with no frame open on that input), plus rx_correction[i]. It goes with
+ * every word of the frame as metadata (m_meta, slice i: {valid, seconds[31:0],
+ * nanoseconds[29:0]}), into the input arbiter next to the word:
+ *
+ *   time of day --> stamp_correct (+ rx_correction[i]) --> live[i] --.
+ *                                                                    +-- first word: live[i]
+ *   s_axis handshake, first word of port i --> held[i] <= live[i] ---'   later words: held[i]
+ *                                                                          |
+ *                                                     m_meta[i] = {1, .} <-'
+ *
+ * CPU ports (4..7) carry no stamp: their slices are all zero (valid bit 0). held[i] is also
+ * the last RX stamp of port i (last_rx, for the registers).
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module stamp_rx (
+    input  wire          clk,
+    input  wire          rst,
+
+    // The switch's input handshakes, port i in bit i (only 0..3 are looked at)
+    input  wire [7:0]    s_axis_tvalid,
+    input  wire [7:0]    s_axis_tready,
+    input  wire [7:0]    s_axis_tlast,
+
+    // Time of day: low 32 bits of the seconds, nanoseconds
+    input  wire [31:0]   tod_seconds,
+    input  wire [29:0]   tod_nanoseconds,
+
+    // Signed nanosecond corrections, MAC port i in bits 30i+29:30i
+    input  wire [4*30-1:0] rx_correction,
+
+    // Metadata of each input's current word, port i in bits 63i+62:63i:
+    // {valid, seconds[31:0], nanoseconds[29:0]}; valid is 0 on the CPU ports
+    output wire [8*63-1:0] m_meta,
+
+    // RX stamp of the last frame of MAC port i ({seconds, nanoseconds}), bits 62i+61:62i
+    output wire [4*62-1:0] last_rx
+);
+
+wire [4*62-1:0] live;
+reg  [3:0]      in_frame_reg = 4'd0;
+reg  [4*62-1:0] held_reg = {4*62{1'b0}};
+
+wire [3:0] handshake = s_axis_tvalid[3:0] & s_axis_tready[3:0];
+
+genvar i;
+generate
+    for (i = 0; i < 4; i = i + 1) begin : port
+        stamp_correct correct_inst (
+            .in_seconds(tod_seconds),
+            .in_nanoseconds(tod_nanoseconds),
+            .correction(rx_correction[30*i +: 30]),
+            .out_seconds(live[62*i+30 +: 32]),
+            .out_nanoseconds(live[62*i +: 30])
+        );
+        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg[62*i +: 62] : live[62*i +: 62]};
+    end
+endgenerate
+
+assign m_meta[8*63-1:4*63] = {4*63{1'b0}};
+assign last_rx = held_reg;
+
+// The CPU ports are not stamped
+wire unused = &{1'b0, s_axis_tvalid[7:4], s_axis_tready[7:4], s_axis_tlast[7:4]};
+
+integer p;
+always @(posedge clk) begin
+    for (p = 0; p < 4; p = p + 1) begin
+        if (handshake[p]) begin
+            in_frame_reg[p] <= !s_axis_tlast[p];
+            if (!in_frame_reg[p]) begin
+                held_reg[62*p +: 62] <= live[62*p +: 62];
+            end
+        end
+    end
+
+    if (rst) begin
+        in_frame_reg <= 4'd0;
+        held_reg <= {4*62{1'b0}};
+    end
+end
+
+endmodule
+
+`resetall

@@ -124,7 +124,7 @@ $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/ev
 # ---------------------------------------------------------------------------------------------
 # Simulator components (sim/): plain C++ on libpcap, tested without the Verilated model
 
-SIM_COMPONENTS := $(addprefix sim/,link_timing.cpp mac_model.cpp pcap_frame_sink.cpp \
+SIM_COMPONENTS := $(addprefix sim/,cable_wire.cpp clock_timebase.cpp link_timing.cpp mac_model.cpp pcap_frame_sink.cpp \
 	pcap_frame_source.cpp register_request_parser.cpp register_server.cpp traffic_generator.cpp)
 SIM_HEADERS := $(wildcard sim/*.h)
 

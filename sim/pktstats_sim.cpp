@@ -1097,7 +1097,10 @@ struct SwitchSimulation {
 	{
 		if (!server)
 			return;
-		server->set_simulation_cycle(cycle);
+		if (timebase)
+			server->set_simulation_time(cycle, time_ps(cycle));
+		else
+			server->set_simulation_cycle(cycle);
 		server->poll_once(0);
 	}
 

@@ -19,11 +19,11 @@ struct TimedFrame {
 	// first bit (the start of its preamble on an Ethernet port) may go on the wire. The wire
 	// may start it later, when the previous frame still occupies it.
 	uint64_t time_ns = 0;
+	// The frame, destination MAC first, without FCS.
+	std::vector<uint8_t> bytes;
 	// Picoseconds past time_ns: a frame from a cable (CableWire) starts at a true time that is
 	// not a whole number of nanoseconds. 0 for every other source.
 	uint32_t time_ps_within_ns = 0;
-	// The frame, destination MAC first, without FCS.
-	std::vector<uint8_t> bytes;
 };
 
 } // namespace pktstats_sim

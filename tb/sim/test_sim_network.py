@@ -230,6 +230,13 @@ def main():
         try:
             with pktstats_sim.Connection(os.path.join(work, "s1.sock")) as s1:
                 conns = {0: sim, 1: s1}
+                # A malformed request on switch 1's socket: an error, and it keeps serving.
+                s1.file.write("frobnicate 1 2\n")
+                s1.file.flush()
+                reply = s1.file.readline()
+                tap.point(reply.startswith("error") and s1.request("hello")[0] == "pktstats-sim",
+                          "switch 1's socket answers a malformed request with an error (%s) and "
+                          "keeps serving" % reply.strip())
                 for k in (0, 1):
                     configure(conns[k], k)
                 early = {k: latch(conns[k]) for k in (0, 1)}

@@ -1620,9 +1620,10 @@ int run(const Options &options)
 		print_switch_summary(options, s, endings[0], net.complete, end_cycles[0], counters[0],
 				     queues[0].data());
 	} else {
-		printf("network: %zu switches, %zu cables, simulated %s of true time = %" PRIu64
+		printf("network: %zu switches, %zu cable%s, simulated %s of true time = %" PRIu64
 		       " clocks in all (traffic from %s), wall %.3f s, %.0f clocks/s\n",
-		       net.switches.size(), options.cables.size(), format_ps(run_true_ps).c_str(),
+		       net.switches.size(), options.cables.size(), options.cables.size() == 1 ? "" : "s",
+		       format_ps(run_true_ps).c_str(),
 		       all_cycles, format_ps(net.traffic_start_ps).c_str(), wall_seconds,
 		       wall_seconds > 0 ? all_cycles / wall_seconds : 0.0);
 		if (net.wire_truth)

@@ -835,7 +835,9 @@ struct SwitchSimulation {
 			config.link = p < mac_port_count ? LinkTiming::ethernet()
 							 : LinkTiming::cpu_port(options.cpu_rate);
 			config.clock_period_ps = clock_period_ps;
-			config.timebase = timebase.get();
+			// At 0 ppm an edge is exactly cycle × 8 ns: the MAC models keep the single
+			// switch's arithmetic (and cost).
+			config.timebase = timebase && timebase->ppb() != 0 ? timebase.get() : nullptr;
 			macs.push_back(std::make_unique<MacModel>(config));
 			if (wire_truth && p < mac_port_count) {
 				wire_observers[p].owner = this;
@@ -850,7 +852,7 @@ struct SwitchSimulation {
 				size_t largest = p < mac_port_count ? 1514 : TrafficGenerator::largest_frame_bytes;
 				auto tap_source = std::make_unique<TapFrameSource>(device, &cycle, clock_period_ps,
 										 largest);
-				tap_source->set_timebase(timebase.get());
+				tap_source->set_timebase(config.timebase);
 				tap_sources[p] = tap_source.get();
 				source = std::move(tap_source);
 				tap_sinks.push_back(std::make_unique<TapFrameSink>(device));

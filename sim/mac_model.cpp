@@ -26,6 +26,11 @@ MacModel::MacModel(const MacModelConfig &config) : config_(config)
 		throw std::invalid_argument(config.name + ": clock period must be more than 0 ps");
 }
 
+uint64_t MacModel::oscillator_time_ps(uint64_t cycle) const
+{
+	return config_.timebase->edge_ps(cycle);
+}
+
 void MacModel::check_cycle(uint64_t cycle, const char *operation)
 {
 	if (cycle < last_cycle_)

@@ -38,6 +38,7 @@
 #include "pcap_frame_source.h"
 #include "register_server.h"
 #include "tap_port.h"
+#include "tee_frame_sink.h"
 #include "traffic_generator.h"
 #include "wire_observer.h"
 
@@ -438,9 +439,9 @@ void check_network(Options &options)
 			if (p.cable >= 0)
 				throw UsageError("--cable '" + cable.text + "': " + name + " is cabled twice (also --cable '" +
 						 options.cables[p.cable].text + "')");
-			if (p.input != PortOptions::Input::none || !p.tap_name.empty() || !p.output_path.empty())
+			if (p.input != PortOptions::Input::none || !p.tap_name.empty())
 				throw UsageError("--cable '" + cable.text + "': " + name + " also has an input or " +
-						 "output (in=, gen=, out= or tap=); a cabled port has only rx=");
+						 "a TAP interface (in=, gen= or tap=); a cabled port has only out= and rx=");
 			p.cable = (int)c;
 		}
 	}
@@ -778,6 +779,8 @@ struct SwitchSimulation {
 	std::vector<std::unique_ptr<TapFrameSink>> tap_sinks;
 	CableWire *cable_in[port_count] = {};  // the cable direction arriving at each port
 	CableWire *cable_out[port_count] = {}; // and leaving it
+	FrameSink *output_file[port_count] = {}; // out=FILE of each port
+	std::vector<std::unique_ptr<TeeFrameSink>> tees;
 	std::unique_ptr<RegisterServer> server;
 	FILE *truth = nullptr;
 	uint64_t truth_lines = 0;
@@ -906,8 +909,10 @@ struct SwitchSimulation {
 				if (sink->pcapng_requested())
 					fprintf(stderr, "%s: %s: written as %s\n", program, path->c_str(),
 						sink->written_format().c_str());
-				if (path == &po.output_path)
+				if (path == &po.output_path) {
 					macs[p]->set_frame_sink(sink.get());
+					output_file[p] = sink.get();
+				}
 				else
 					macs[p]->set_receive_sink(sink.get());
 				sinks.push_back(std::move(sink));
@@ -944,7 +949,12 @@ struct SwitchSimulation {
 	{
 		cable_in[p] = in;
 		cable_out[p] = out;
-		macs[p]->set_frame_sink(out);
+		if (output_file[p]) {
+			tees.push_back(std::make_unique<TeeFrameSink>(out, output_file[p]));
+			macs[p]->set_frame_sink(tees.back().get());
+		} else {
+			macs[p]->set_frame_sink(out);
+		}
 		macs[p]->set_frame_source(in);
 	}
 
@@ -1440,6 +1450,8 @@ void print_switch_summary(const Options &options, SwitchSimulation &s, const Net
 							  cable.ends[0].port == p ? 1 : 0];
 			io = "cable to " + std::to_string(far.switch_index) + "." + std::to_string(far.port) +
 			     " (" + format_ps(cable.delay_ps) + ")";
+			if (!po.output_path.empty())
+				io += " / " + po.output_path;
 		} else {
 			io = s.sources[p] ? s.sources[p]->description() : "-";
 			io += " / ";

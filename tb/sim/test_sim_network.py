@@ -15,6 +15,8 @@ Checked:
   - from the wire truth file: every frame that left a cabled port reached the far port, its first
     bit exactly the cable's delay later, the same bytes (hash) and length, in order; none lost,
     none extra;
+  - port 0.1's out= pcap (a cabled port may record what it sends) holds the frames the truth
+    file says it sent, at their first bits' true times;
   - every clock reading in the truth file equals offset + true time x (1 + ppm 10^-6) to within
     one clock (the reading is the time of day held in the clock in force at that instant: up to
     8 ns behind, never ahead), over the whole run, and offset + 8 ns x its clock number exactly;
@@ -32,6 +34,7 @@ import csv
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -78,7 +81,33 @@ def arguments(work, seed):
         for p, spec in ports:
             args += ["--port", "%d.%d:%s" % (k, p, spec)]
         args += ["--port", "%d.%d:out=%s" % (k, STAT_PORT, os.path.join(work, "stats%d.pcap" % k))]
+    # A cabled port may also record what it sends into the cable.
+    args += ["--port", "0.1:out=" + os.path.join(work, "cable01.pcap")]
     return args
+
+
+def read_pcap_times(path):
+    """Timestamps (ns) and lengths of a nanosecond pcap file's records."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, = struct.unpack_from("<I", data, 0)
+    if magic != 0xA1B23C4D:
+        raise RuntimeError("%s: not a nanosecond pcap (magic %#x)" % (path, magic))
+    records, offset = [], 24
+    while offset < len(data):
+        seconds, nanoseconds, captured, _ = struct.unpack_from("<IIII", data, offset)
+        records.append((seconds * 10**9 + nanoseconds, captured))
+        offset += 16 + captured
+    return records
+
+
+def check_cable_pcap(tap, rows, work):
+    sent = sorted((r["true_time_ps"] // 1000, r["length"]) for r in rows
+                  if (r["switch"], r["port"], r["direction"]) == (0, 1, "tx"))
+    recorded = read_pcap_times(os.path.join(work, "cable01.pcap"))
+    tap.point(recorded == sent and len(sent) > 0,
+              "port 0.1's out= pcap holds the %d frames it sent into its cable (%d in the truth "
+              "file), each at its first bit's true time in ns" % (len(recorded), len(sent)))
 
 
 def configure(conn, k):
@@ -258,6 +287,7 @@ def main():
             check_latch(tap, k, "after %d ms" % (DURATION_MS - 1), late[k])
         rows = read_truth(os.path.join(work, "wire.csv"))
         check_cables(tap, rows)
+        check_cable_pcap(tap, rows, work)
         check_clock_readings(tap, rows)
         check_stat_packets(tap, os.path.abspath(options.cli), work, summaries)
     except Exception as error:  # a broken run is a failure, not a crash of the suite

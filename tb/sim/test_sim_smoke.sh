@@ -145,9 +145,9 @@ bad "a port's switch out of range" "switch 2 is out of range (--switches 2: 0..1
 	--switches 2 --port 2.0:gen=0.5
 bad "a cable's switch out of range" "switch 1 is out of range (--switches 1: 0..0)" --cable 0.1-1.1
 bad "a --switch out of range" "switch 3 is out of range" --switches 2 --switch 3:ppm=1
-bad "a cabled port also given an input" "port 0.1 also has an input or output" \
+bad "a cabled port also given an input" "port 0.1 also has an input or a TAP interface" \
 	--switches 2 --port 0.1:gen=0.5 --cable 0.1-1.1
-bad "a cabled TAP port" "port 1.1 also has an input or output" \
+bad "a cabled TAP port" "port 1.1 also has an input or a TAP interface" \
 	--switches 2 --cable 0.1-1.1 --port 1.1:tap=pstx0
 bad "too many switches" "--switches '17'" --switches 17
 bad "no switch" "--switches '0'" --switches 0

@@ -84,8 +84,12 @@ def run_ending(tap, sim_binary, cli, work, ending, seed):
         if ending == "sigint":
             while sim.cycle() < start + 2_500_000 // 8:
                 time.sleep(0.01)
-            # Queue 3 must be busy when the run is interrupted, or nothing is left to drain.
+            # Queue 3 must be busy when the run is interrupted, or nothing is left to drain. The
+            # traffic comes in bursts: with some seeds queue 3 is empty at 2.5 ms (seed 795613994),
+            # so the interrupt waits for a busy moment, up to 5 ms.
             busy = sim.read(R["SWITCH_QUEUE_OCCUPANCY_0"] + 4 * 3)
+            while busy == 0 and sim.cycle() < start + 5_000_000 // 8:
+                busy = sim.read(R["SWITCH_QUEUE_OCCUPANCY_0"] + 4 * 3)
             status = sim.stop()
         else:
             busy = None

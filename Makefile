@@ -130,7 +130,7 @@ $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/ev
 # ---------------------------------------------------------------------------------------------
 # Simulator components (sim/): plain C++ on libpcap, tested without the Verilated model
 
-SIM_COMPONENTS := $(addprefix sim/,link_timing.cpp mac_model.cpp pcap_frame_sink.cpp \
+SIM_COMPONENTS := $(addprefix sim/,cable_wire.cpp clock_timebase.cpp link_timing.cpp mac_model.cpp pcap_frame_sink.cpp \
 	pcap_frame_source.cpp register_request_parser.cpp register_server.cpp traffic_generator.cpp)
 SIM_HEADERS := $(wildcard sim/*.h)
 
@@ -322,6 +322,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_smoke=bash tb/sim/test_sim_smoke.sh $(BUILD)/bin/pktstats-sim" \
 		"test_sim_system=$(PYTHON) tb/sim/test_sim_system.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/sim/check_sim_run" \
 		"test_sim_end=$(PYTHON) tb/sim/test_sim_end.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
+		"test_sim_network=$(PYTHON) tb/sim/test_sim_network.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \

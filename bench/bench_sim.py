@@ -8,7 +8,9 @@ Three sections:
    broadcast, CPU ports at their default 8 Gb/s so the switch's datapath is busy every clock),
    capture enabled with stat packets on port 0 (configured through the register socket), several
    runs; the median of the simulator's own "clocks/s" (wall clock) and of clocks per CPU second
-   of the process (the figure to trust on a busy machine).
+   of the process (the figure to trust on a busy machine). Each run is followed by one of the
+   network simulator: two switches (+50 and -50 ppm) joined by a 100 m cable, every other port
+   of each at line rate, capture on both; its figure counts both switches' clocks.
 2. Icarus speed: the same RTL under Icarus Verilog (tb/core/pktstats_core_icarus_tb.v, the same
    kind of load), a short run; the Verilator/Icarus ratio of this invocation.
 3. Event headroom: stat packets on the 1 Gb/s port 0, all 8 inputs at line rate (CPU ports at
@@ -49,6 +51,9 @@ EVCAP_EVENTS_SENT = REGS["EVCAP_EVENTS_SENT"]
 
 SUMMARY_CLOCKS = re.compile(r"= (\d+) clocks \(traffic from clock (\d+)\), wall ([\d.]+) s, "
                             r"(\d+) clocks/s")
+# A network run (--switches N): every switch's clocks together.
+NETWORK_CLOCKS = re.compile(r"^network: (\d+) switches, .* = (\d+) clocks in all \(traffic from .*\), "
+                            r"wall ([\d.]+) s, (\d+) clocks/s", re.M)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,6 +92,14 @@ class Simulator(pktstats_sim.Simulator):
         out = self.output()
         if status != 0:
             raise RuntimeError(f"pktstats-sim exited with {status}: {self.log().strip()}")
+        network = NETWORK_CLOCKS.search(out)
+        if network:
+            return {
+                "switches": int(network[1]),
+                "clocks": int(network[2]),
+                "clocks_per_s": int(network[4]),
+                "clocks_per_cpu_s": int(network[2]) / cpu_seconds,
+            }
         match = SUMMARY_CLOCKS.search(out)
         if not match:
             raise RuntimeError("pktstats-sim: no summary in its output:\n" + out)
@@ -108,14 +121,30 @@ def show_command(command, workdir=None):
 # ---------------------------------------------------------------------------------------------
 # 1. Verilator speed
 
+def one_switch_args(duration):
+    return [word for p in range(PORTS) for word in ("--port", f"{p}:gen=1,size=60")] + \
+        ["--duration", duration]
+
+
+def two_switch_args(duration, workdir):
+    """Two switches joined by a 100 m cable between their ports 1, every other port of each
+    generating 60-byte broadcasts at line rate: the cable carries floods both ways at line rate,
+    all 16 ports busy. Switch 1's socket is $DIR/s1.sock."""
+    args = ["--switches", "2", "--switch", "0:ppm=50",
+            "--switch", "1:ppm=-50,offset=1.5s,socket=" + os.path.join(workdir, "s1.sock"),
+            "--cable", "0.1-1.1,length=100m", "--duration", duration]
+    for k in (0, 1):
+        args += [word for p in range(PORTS) if p != 1 for word in ("--port", f"{k}.{p}:gen=1,size=60")]
+    return args
+
+
 def bench_verilator(sim, runs, duration, workdir):
     print(f"== pktstats-sim (Verilator): {runs} runs of {duration} simulated, all 8 ports at "
-          "line rate, 60-byte broadcast frames, capture on, stat packets on port 0")
-    args = [word for p in range(PORTS) for word in ("--port", f"{p}:gen=1,size=60")]
-    args += ["--duration", duration]
-    rates, cpu_rates = [], []
+          "line rate, 60-byte broadcast frames, capture on, stat packets on port 0;")
+    print("  each run side by side with one of two switches joined by a cable, all ports busy")
+    rates, cpu_rates, net_rates, net_cpu_rates = [], [], [], []
     for run in range(runs):
-        with Simulator(sim, args, workdir) as simulator:
+        with Simulator(sim, one_switch_args(duration), workdir) as simulator:
             if run == 0:
                 show_command(simulator.command, workdir)
                 print("  " + Simulator.START_CAPTURE_TEXT)
@@ -123,12 +152,28 @@ def bench_verilator(sim, runs, duration, workdir):
             summary = simulator.finish(interrupt=False)
         rates.append(summary["clocks_per_s"])
         cpu_rates.append(summary["clocks_per_cpu_s"])
-        print(f"  run {run + 1}: {rates[-1] / 1e6:.3f} M clocks/s, {cpu_rates[-1] / 1e6:.3f} M "
+        with Simulator(sim, two_switch_args(duration, workdir), workdir) as simulator:
+            if run == 0:
+                show_command(simulator.command, workdir)
+                print("  the same capture set-up on both sockets, then start")
+            with pktstats_sim.Connection(os.path.join(workdir, "s1.sock")) as second:
+                second.write(EVCAP_OUTPUT_PORTS, 1 << STAT_PORT)
+                second.write(EVCAP_CONTROL, 1)
+            simulator.start_capture()
+            network = simulator.finish(interrupt=False)
+        net_rates.append(network["clocks_per_s"])
+        net_cpu_rates.append(network["clocks_per_cpu_s"])
+        print(f"  run {run + 1}: one switch {rates[-1] / 1e6:.3f} M clocks/s, {cpu_rates[-1] / 1e6:.3f} M "
               f"per CPU second ({summary['clocks']} clocks, traffic from clock "
-              f"{summary['traffic_start']})")
+              f"{summary['traffic_start']}); two switches {net_rates[-1] / 1e6:.3f} M switch "
+              f"clocks/s, {net_cpu_rates[-1] / 1e6:.3f} M per CPU second ({network['clocks']} clocks)")
     median, cpu_median = statistics.median(rates), statistics.median(cpu_rates)
-    print(f"  median: {median / 1e6:.3f} M clocks/s, {cpu_median / 1e6:.3f} M per CPU second "
+    print(f"  median, one switch: {median / 1e6:.3f} M clocks/s, {cpu_median / 1e6:.3f} M per CPU second "
           "(target: 2 M clocks/s on one core)")
+    net_median, net_cpu_median = statistics.median(net_rates), statistics.median(net_cpu_rates)
+    print(f"  median, two switches and a cable: {net_median / 1e6:.3f} M switch clocks/s "
+          f"({net_median / 2e6:.3f} M clocks/s of the network: {net_median / 2 / median:.2f} x one "
+          f"switch's), {net_cpu_median / 1e6:.3f} M per CPU second")
     return median, cpu_median
 
 

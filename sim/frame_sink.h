@@ -22,6 +22,13 @@ public:
 	// the link's minimum size, without FCS. Throws std::runtime_error, naming the sink, when the
 	// frame cannot be stored.
 	virtual void write_frame(uint64_t time_ns, const std::vector<uint8_t> &bytes) = 0;
+	// The same with the time in picoseconds, as the MAC model's transmit side calls it: a
+	// switch whose clock is not exactly 8 ns sends on true-time edges that are not whole
+	// nanoseconds, and a cable (CableWire) keeps them exact. Files keep nanoseconds.
+	virtual void write_frame_ps(uint64_t time_ps, const std::vector<uint8_t> &bytes)
+	{
+		write_frame(time_ps / 1000, bytes);
+	}
 };
 
 } // namespace pktstats_sim

@@ -26,6 +26,11 @@ MacModel::MacModel(const MacModelConfig &config) : config_(config)
 		throw std::invalid_argument(config.name + ": clock period must be more than 0 ps");
 }
 
+uint64_t MacModel::oscillator_time_ps(uint64_t cycle) const
+{
+	return config_.timebase->edge_ps(cycle);
+}
+
 void MacModel::check_cycle(uint64_t cycle, const char *operation)
 {
 	if (cycle < last_cycle_)
@@ -63,7 +68,7 @@ bool MacModel::fetch_next_frame()
 		throw std::runtime_error(config_.name + ": input " + source_->description() +
 					 ": frame time " + std::to_string(frame.time_ns) +
 					 " ns is too large");
-	uint64_t earliest_ps = frame.time_ns * 1000;
+	uint64_t earliest_ps = frame.time_ns * 1000 + frame.time_ps_within_ns;
 	uint64_t start_ps = earliest_ps > receive_wire_free_ps_ ? earliest_ps : receive_wire_free_ps_;
 	const LinkTiming &link = config_.link;
 	frame_on_wire_start_ps_ = start_ps;
@@ -85,6 +90,9 @@ void MacModel::advance_receive_wire(uint64_t time_ps)
 		if (frame_on_wire_arrival_ps_ > time_ps)
 			return;
 		size_t length = frame_on_wire_bytes_.size();
+		if (wire_observer_ != nullptr)
+			wire_observer_->frame_on_wire(WireDirection::receive, frame_on_wire_start_ps_,
+						      frame_on_wire_bytes_);
 		counters_.frames_received++;
 		counters_.bytes_received += length;
 		if (receive_fifo_used_bytes_ + length > config_.receive_fifo_bytes) {
@@ -120,7 +128,7 @@ AxiStreamWord MacModel::receive_offer(uint64_t cycle)
 {
 	check_cycle(cycle, "receive_offer");
 	offered_valid_ = false;
-	advance_receive_wire(cycle * config_.clock_period_ps);
+	advance_receive_wire(cycle_time_ps(cycle));
 	if (receive_fifo_.empty() || (accepted_in_cycle_ && accepted_cycle_ == cycle))
 		return AxiStreamWord();
 	const ReceivedFrame &head = receive_fifo_.front();
@@ -153,7 +161,7 @@ void MacModel::receive_accept(uint64_t cycle)
 		receive_fifo_.pop_front();
 		if (receive_sink_ != nullptr) {
 			try {
-				receive_sink_->write_frame(frame.first_word_cycle * config_.clock_period_ps / 1000,
+				receive_sink_->write_frame(cycle_time_ps(frame.first_word_cycle) / 1000,
 							   frame.bytes);
 			} catch (const std::exception &error) {
 				throw std::runtime_error(config_.name + ": receive record: " + error.what());
@@ -166,7 +174,7 @@ void MacModel::end_input(uint64_t cycle)
 {
 	check_cycle(cycle, "end_input");
 	source_ = nullptr;
-	if (frame_on_wire_ && frame_on_wire_start_ps_ > cycle * config_.clock_period_ps) {
+	if (frame_on_wire_ && frame_on_wire_start_ps_ > cycle_time_ps(cycle)) {
 		frame_on_wire_bytes_.clear();
 		frame_on_wire_ = false;
 	}
@@ -182,7 +190,7 @@ bool MacModel::transmit_ready(uint64_t cycle)
 	check_cycle(cycle, "transmit_ready");
 	if (transmit_accepted_once_ && last_transmit_cycle_ == cycle)
 		return false; // one word per clock
-	return transmit_in_frame_ || cycle * config_.clock_period_ps >= transmit_wire_free_ps_;
+	return transmit_in_frame_ || cycle_time_ps(cycle) >= transmit_wire_free_ps_;
 }
 
 void MacModel::transmit_error(uint64_t cycle, const std::string &what)
@@ -230,15 +238,17 @@ void MacModel::transmit_accept(uint64_t cycle, const AxiStreamWord &word)
 	}
 	const LinkTiming &link = config_.link;
 	transmit_frame_.resize(link.padded_frame_bytes(transmit_frame_.size()), 0);
-	uint64_t start_ps = transmit_first_word_cycle_ * config_.clock_period_ps;
+	uint64_t start_ps = cycle_time_ps(transmit_first_word_cycle_);
 	transmit_wire_free_ps_ =
 		start_ps + link.picoseconds_for_byte_times(link.wire_byte_times(transmit_frame_.size()));
 	counters_.frames_transmitted++;
 	counters_.bytes_transmitted += transmit_frame_.size();
+	if (wire_observer_ != nullptr)
+		wire_observer_->frame_on_wire(WireDirection::transmit, start_ps, transmit_frame_);
 	if (sink_ == nullptr)
 		return;
 	try {
-		sink_->write_frame(start_ps / 1000, transmit_frame_);
+		sink_->write_frame_ps(start_ps, transmit_frame_);
 	} catch (const std::exception &error) {
 		throw std::runtime_error(config_.name + ": output: " + error.what());
 	}
@@ -246,7 +256,7 @@ void MacModel::transmit_accept(uint64_t cycle, const AxiStreamWord &word)
 
 bool MacModel::transmit_idle(uint64_t cycle) const
 {
-	return !transmit_in_frame_ && cycle * config_.clock_period_ps >= transmit_wire_free_ps_;
+	return !transmit_in_frame_ && cycle_time_ps(cycle) >= transmit_wire_free_ps_;
 }
 
 uint64_t MacModel::transmit_wire_free_cycle() const

@@ -48,7 +48,9 @@
 #include "axi_stream_word.h"
 #include "frame_sink.h"
 #include "frame_source.h"
+#include "clock_timebase.h"
 #include "link_timing.h"
+#include "wire_observer.h"
 
 namespace pktstats_sim {
 
@@ -57,6 +59,9 @@ struct MacModelConfig {
 	LinkTiming link = LinkTiming::ethernet(); // rate and framing of the wire
 	size_t receive_fifo_bytes = 16384;        // receive FIFO capacity, in frame bytes
 	uint64_t clock_period_ps = 8000;          // the switch clock: 125 MHz
+	// When set (not owned), cycle c is at timebase->edge_ps(c) instead of c * clock_period_ps:
+	// the switch's own oscillator, with its frequency error, against the wire's true time.
+	const ClockTimebase *timebase = nullptr;
 };
 
 struct MacCounters {
@@ -85,6 +90,8 @@ public:
 	void set_frame_sink(FrameSink *sink) { sink_ = sink; }
 	// Where the frames delivered into the switch go (not owned; null: nowhere).
 	void set_receive_sink(FrameSink *sink) { receive_sink_ = sink; }
+	// Told of every frame that crossed the wire, either way (not owned; null: nobody).
+	void set_wire_observer(WireObserver *observer) { wire_observer_ = observer; }
 	// Ends the input at `cycle` (the end of a run): no frame is taken from the source after
 	// it. A frame whose first bit is on the wire by then arrives whole, as it would on a real
 	// wire; one fetched ahead of its start (waiting for its time or for the wire) never starts.
@@ -111,6 +118,8 @@ public:
 	// and been taken by the switch or dropped. Only known after a receive_offer() has found
 	// the source empty.
 	bool receive_exhausted() const;
+	// True when no frame is on the receive wire (fetched and not yet arrived) or in the FIFO.
+	bool receive_idle() const { return !frame_on_wire_ && receive_fifo_.empty(); }
 	// True when no frame is being taken from the switch and the wire is free at `cycle`.
 	bool transmit_idle(uint64_t cycle) const;
 	// The cycle at which the wire finishes the last frame sent (for "run until drained").
@@ -130,6 +139,16 @@ private:
 	};
 
 	void check_cycle(uint64_t cycle, const char *operation);
+	// Called several times per port per clock: the plain clock stays a multiplication, inline;
+	// a switch's own oscillator is the exception, out of line (inlining it cost the single
+	// switch 5% of its speed).
+	uint64_t cycle_time_ps(uint64_t cycle) const
+	{
+		if (__builtin_expect(config_.timebase != nullptr, 0))
+			return oscillator_time_ps(cycle);
+		return cycle * config_.clock_period_ps;
+	}
+	uint64_t oscillator_time_ps(uint64_t cycle) const;
 	void advance_receive_wire(uint64_t time_ps);
 	bool fetch_next_frame();
 	void transmit_error(uint64_t cycle, const std::string &what);
@@ -139,6 +158,7 @@ private:
 	FrameSource *source_ = nullptr;
 	FrameSink *sink_ = nullptr;
 	FrameSink *receive_sink_ = nullptr;
+	WireObserver *wire_observer_ = nullptr;
 	uint64_t last_cycle_ = 0;
 
 	// Receive side.

@@ -2,12 +2,15 @@
 //
 // pktstats-sim: the simulated pktstats switch (rtl/core/pktstats_core.v, Verilated) with MAC
 // models on its ports, traffic from pcap files or generators, frames out to pcap files, register
-// access on a Unix socket, the true queue occupancy to a CSV, and a summary at the end.
+// access on a Unix socket, the true queue occupancy to a CSV, and a summary at the end; or a
+// network of such switches, each on its own oscillator, joined by cables, with the true time of
+// every frame on every wire.
 // Usage: docs/simulator.md, or pktstats-sim --help.
 
 #include <getopt.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -27,13 +30,17 @@
 #endif
 
 #include "axil_master_backend.h"
+#include "cable_wire.h"
+#include "clock_timebase.h"
 #include "link_timing.h"
 #include "mac_model.h"
 #include "pcap_frame_sink.h"
 #include "pcap_frame_source.h"
 #include "register_server.h"
 #include "tap_port.h"
+#include "tee_frame_sink.h"
 #include "traffic_generator.h"
+#include "wire_observer.h"
 
 extern "C" {
 #include "pktstats/regs.h"
@@ -91,18 +98,58 @@ struct PortOptions {
 	std::string output_path;
 	std::string receive_path; // rx=: what the port delivered into the switch
 	std::string tap_name;     // tap=: the far end of the wire is this TAP interface
+	int cable = -1;           // index in Options::cables of the cable on this port, or -1
 };
 
-struct Options {
+// One switch of the network: its ports, register socket, occupancy truth file and oscillator.
+struct SwitchOptions {
 	PortOptions ports[port_count];
+	std::string socket_path;
+	std::string truth_path;
+	uint64_t offset_ns = 0; // its time of day at true time 0
+	int64_t ppb = 0;        // its oscillator's frequency error, parts per billion
+	bool clock_given = false;
+};
+
+struct CableEnd {
+	unsigned switch_index = 0, port = 0;
+};
+
+struct CableOptions {
+	CableEnd ends[2];
+	uint64_t delay_ps = 0;
+	std::string text; // as given, for messages and the summary
+};
+
+constexpr unsigned maximum_switches = 16;
+
+struct Options {
+	unsigned switch_count = 1;
+	std::vector<SwitchOptions> switches = std::vector<SwitchOptions>(maximum_switches);
+	std::vector<CableOptions> cables;
 	uint64_t cpu_rate = 8 * LinkTiming::gigabit;
 	bool have_duration = false;
 	uint64_t duration_cycles = 0;
-	std::string socket_path;
 	bool wait = false;
-	std::string truth_path;
 	std::string trace_path;
+	std::string wire_truth_path;
 	uint64_t seed = 1;
+	// Switch indices are checked against --switches once the whole command line is read:
+	// the highest one named and the argument that named it first.
+	unsigned highest_switch = 0;
+	std::string highest_switch_argument;
+
+	// The network simulator's machinery (several switches, their oscillators, cables, wire
+	// truth) is only used when asked for: one switch without it runs exactly as before.
+	bool network() const
+	{
+		if (switch_count > 1 || !cables.empty() || !wire_truth_path.empty())
+			return true;
+		for (unsigned k = 0; k < switch_count; k++)
+			if (switches[k].clock_given)
+				return true;
+		return false;
+	}
 };
 
 void usage(FILE *out)
@@ -123,14 +170,29 @@ void usage(FILE *out)
 		"  --port N:tap=IFACE   port N's wire ends in TAP interface IFACE (created if needed):\n"
 		"                       what the host sends into it enters the port, what the port\n"
 		"                       sends comes out of it (needs CAP_NET_ADMIN)\n"
+		"  --port K.N:...       the same for port N of switch K (plain N: switch 0)\n"
+		"  --switches N         simulate N switches (default 1, at most 16), one clock loop\n"
+		"  --switch K:[socket=PATH][,offset=TIME][,ppm=X][,truth=FILE]\n"
+		"                       switch K's register socket, its time of day at true time 0\n"
+		"                       (default 0), its oscillator's frequency error in ppm (-1000..\n"
+		"                       1000, default 0) and its occupancy truth CSV\n"
+		"  --cable K.N-L.M[,length=LEN|delay=TIME]\n"
+		"                       a cable between MAC port N of switch K and port M of switch L\n"
+		"                       (plain N: switch 0), full duplex; LEN in m or km (5 ns/m),\n"
+		"                       default delay 0\n"
+		"  --wire-truth FILE    CSV of every frame's first-bit time on every MAC port's wire,\n"
+		"                       true and as the switch's clock read it (docs/simulator.md)\n"
 		"  --cpu-rate BPS       rate of the CPU ports in bit/s (default 8e9)\n"
 		"  --duration TIME      simulated time to run (from `start` with --wait): 10ms, 2s,\n"
 		"                       500us, 800ns, 125000cycles;\n"
 		"                       default: until every input is exhausted and everything drained\n"
-		"  --socket PATH        serve register access on a Unix socket (docs/simulator-protocol.md)\n"
+		"  --socket PATH        serve register access on a Unix socket (docs/simulator-protocol.md);\n"
+		"                       switch 0's (--switch K:socket=PATH for the others)\n"
 		"  --wait               with --socket: start the traffic when a client sends `start`\n"
 		"  --truth FILE         CSV of the true queue occupancy: cycle,queue,occupancy per change\n"
-		"  --trace FILE.fst     FST waveform (build/bin/pktstats-sim-trace only: make sim-trace)\n"
+		"                       (switch 0's; --switch K:truth=FILE for the others)\n"
+		"  --trace FILE.fst     FST waveform of switch 0 (build/bin/pktstats-sim-trace only:\n"
+		"                       make sim-trace)\n"
 		"  --seed S             default seed of the generators (default 1)\n"
 		"  --help               this text\n"
 		"  --version            the simulator's version and the commit it was built from\n"
@@ -195,6 +257,196 @@ std::vector<std::string> split(const std::string &text, char separator)
 	}
 }
 
+// A switch index K (of K.N or --switch K:): 0..15 here, checked against --switches later.
+unsigned parse_switch_index(const std::string &text, const std::string &argument, Options &options)
+{
+	uint64_t index;
+	if (!parse_unsigned(text, index))
+		throw UsageError(argument + ": switch '" + text + "' is not a switch number");
+	if (index >= maximum_switches)
+		throw UsageError(argument + ": switch " + text + " is out of range (at most " +
+				 std::to_string(maximum_switches) + " switches)");
+	if (index > options.highest_switch || options.highest_switch_argument.empty()) {
+		if (index >= options.highest_switch) {
+			options.highest_switch = (unsigned)index;
+			options.highest_switch_argument = argument;
+		}
+	}
+	return (unsigned)index;
+}
+
+// TIME with a unit (s, ms, us, ns), decimals allowed down to the nanosecond, exactly (a clock
+// offset such as a Unix time of day must not lose nanoseconds to floating point).
+bool parse_exact_ns(const std::string &text, uint64_t &nanoseconds)
+{
+	static const struct {
+		const char *suffix;
+		unsigned decimals; // digits of a nanosecond count after the unit's point
+	} units[] = {{"ms", 6}, {"us", 3}, {"ns", 0}, {"s", 9}};
+	for (const auto &unit : units) {
+		size_t n = strlen(unit.suffix);
+		if (text.size() <= n || text.compare(text.size() - n, n, unit.suffix) != 0)
+			continue;
+		std::string number = text.substr(0, text.size() - n);
+		size_t point = number.find('.');
+		std::string whole = number.substr(0, point);
+		std::string fraction = point == std::string::npos ? "" : number.substr(point + 1);
+		if (whole.empty() || fraction.size() > unit.decimals ||
+		    whole.find_first_not_of("0123456789") != std::string::npos ||
+		    fraction.find_first_not_of("0123456789") != std::string::npos ||
+		    (point != std::string::npos && fraction.empty()))
+			return false;
+		fraction.append(unit.decimals - fraction.size(), '0');
+		uint64_t w, f = 0;
+		if (!parse_unsigned(whole, w) || (!fraction.empty() && !parse_unsigned("1" + fraction, f)))
+			return false;
+		uint64_t scale = 1;
+		for (unsigned i = 0; i < unit.decimals; i++)
+			scale *= 10;
+		if (!fraction.empty())
+			f -= scale; // the leading 1 kept leading zeros from reading as octal
+		if (w > (UINT64_MAX - f) / scale)
+			return false;
+		nanoseconds = w * scale + f;
+		return true;
+	}
+	return false;
+}
+
+void parse_switch(const std::string &argument, Options &options)
+{
+	std::string what = "--switch '" + argument + "'";
+	auto fail = [&](const std::string &why) { throw UsageError(what + ": " + why); };
+	size_t colon = argument.find(':');
+	if (colon == std::string::npos)
+		fail("expected K:socket=PATH,offset=TIME,ppm=X,truth=FILE");
+	unsigned k = parse_switch_index(argument.substr(0, colon), what, options);
+	SwitchOptions &sw = options.switches[k];
+	for (const std::string &item : split(argument.substr(colon + 1), ',')) {
+		size_t equals = item.find('=');
+		if (equals == std::string::npos)
+			fail("'" + item + "' is not KEY=VALUE");
+		std::string key = item.substr(0, equals), value = item.substr(equals + 1);
+		if (key == "socket" || key == "truth") {
+			if (value.empty())
+				fail("empty '" + key + "='");
+			(key == "socket" ? sw.socket_path : sw.truth_path) = value;
+		} else if (key == "offset") {
+			if (!value.empty() && value[0] == '-')
+				fail("offset '" + value + "' is negative (a time of day cannot be)");
+			if (!parse_exact_ns(value, sw.offset_ns))
+				fail("offset '" + value + "' is not a time (e.g. 1.5s, 250us, 100ns)");
+			sw.clock_given = true;
+		} else if (key == "ppm") {
+			double ppm;
+			if (!parse_double(value, ppm) || std::fabs(ppm) > 1000 ||
+			    std::fabs(ppm * 1000 - std::round(ppm * 1000)) > 1e-6)
+				fail("ppm '" + value + "' is not a frequency error in ppm, -1000..1000 "
+				     "in steps of 0.001");
+			sw.ppb = (int64_t)std::llround(ppm * 1000);
+			sw.clock_given = true;
+		} else {
+			fail("unknown setting '" + key + "' (socket, offset, ppm, truth)");
+		}
+	}
+}
+
+// K.N or N (switch 0): a cable's end.
+CableEnd parse_cable_end(const std::string &text, const std::string &what, Options &options)
+{
+	CableEnd end;
+	std::string port_text = text;
+	size_t dot = text.find('.');
+	if (dot != std::string::npos) {
+		end.switch_index = parse_switch_index(text.substr(0, dot), what, options);
+		port_text = text.substr(dot + 1);
+	}
+	uint64_t port;
+	if (!parse_unsigned(port_text, port))
+		throw UsageError(what + ": '" + text + "' is not a port (K.N or N)");
+	if (port >= port_count)
+		throw UsageError(what + ": port " + port_text + " does not exist (ports 0..7)");
+	if (port >= mac_port_count)
+		throw UsageError(what + ": port " + port_text + " is a CPU port; cables join MAC " +
+				 "ports 0..3");
+	end.port = (unsigned)port;
+	return end;
+}
+
+void parse_cable(const std::string &argument, Options &options)
+{
+	std::string what = "--cable '" + argument + "'";
+	auto fail = [&](const std::string &why) { throw UsageError(what + ": " + why); };
+	std::vector<std::string> items = split(argument, ',');
+	size_t dash = items[0].find('-');
+	if (dash == std::string::npos)
+		fail("expected K.N-L.M[,length=LEN|delay=TIME]");
+	CableOptions cable;
+	cable.text = argument;
+	cable.ends[0] = parse_cable_end(items[0].substr(0, dash), what, options);
+	cable.ends[1] = parse_cable_end(items[0].substr(dash + 1), what, options);
+	if (cable.ends[0].switch_index == cable.ends[1].switch_index &&
+	    cable.ends[0].port == cable.ends[1].port)
+		fail("both ends are the same port");
+	bool have_delay = false;
+	for (size_t i = 1; i < items.size(); i++) {
+		size_t equals = items[i].find('=');
+		if (equals == std::string::npos)
+			fail("'" + items[i] + "' is not KEY=VALUE");
+		std::string key = items[i].substr(0, equals), value = items[i].substr(equals + 1);
+		if (key != "delay" && key != "length")
+			fail("unknown setting '" + key + "' (length, delay)");
+		if (have_delay)
+			fail("give one of length= and delay=");
+		have_delay = true;
+		if (!value.empty() && value[0] == '-')
+			fail(key + " '" + value + "' is negative");
+		if (key == "delay") {
+			double ps;
+			if (!parse_time_ps(value, ps))
+				fail("delay '" + value + "' is not a time (e.g. 500ns, 10us)");
+			cable.delay_ps = (uint64_t)std::llround(ps);
+		} else {
+			// 5 ns per metre (light in fibre or copper at about 2/3 c)
+			double metres, scale = 0;
+			if (value.size() > 2 && value.compare(value.size() - 2, 2, "km") == 0)
+				scale = 1000;
+			else if (value.size() > 1 && value.back() == 'm')
+				scale = 1;
+			if (scale == 0 || !parse_double(value.substr(0, value.size() - (scale == 1 ? 1 : 2)), metres) ||
+			    metres < 0)
+				fail("length '" + value + "' is not a length in m or km (e.g. 100m, 2km)");
+			cable.delay_ps = (uint64_t)std::llround(metres * scale * 5000);
+		}
+	}
+	options.cables.push_back(cable);
+}
+
+// What can only be checked with the whole command line: switch indices against --switches,
+// each port in at most one cable, a cabled port with no other input or output.
+void check_network(Options &options)
+{
+	if (options.highest_switch >= options.switch_count)
+		throw UsageError(options.highest_switch_argument + ": switch " +
+				 std::to_string(options.highest_switch) + " is out of range (--switches " +
+				 std::to_string(options.switch_count) + ": 0.." +
+				 std::to_string(options.switch_count - 1) + ")");
+	for (size_t c = 0; c < options.cables.size(); c++) {
+		const CableOptions &cable = options.cables[c];
+		for (const CableEnd &end : cable.ends) {
+			PortOptions &p = options.switches[end.switch_index].ports[end.port];
+			std::string name = "port " + std::to_string(end.switch_index) + "." + std::to_string(end.port);
+			if (p.cable >= 0)
+				throw UsageError("--cable '" + cable.text + "': " + name + " is cabled twice (also --cable '" +
+						 options.cables[p.cable].text + "')");
+			if (p.input != PortOptions::Input::none || !p.tap_name.empty())
+				throw UsageError("--cable '" + cable.text + "': " + name + " also has an input or " +
+						 "a TAP interface (in=, gen= or tap=); a cabled port has only out= and rx=");
+			p.cable = (int)c;
+		}
+	}
+}
+
 void parse_port(const std::string &argument, Options &options)
 {
 	auto fail = [&](const std::string &why) {
@@ -204,9 +456,17 @@ void parse_port(const std::string &argument, Options &options)
 	uint64_t port;
 	if (colon == std::string::npos)
 		fail("expected N:in=FILE, N:gen=RATE, N:out=FILE, N:rx=FILE or N:tap=IFACE");
-	if (!parse_unsigned(argument.substr(0, colon), port) || port >= port_count)
-		fail("port '" + argument.substr(0, colon) + "' is not a port number 0..7");
-	PortOptions &p = options.ports[port];
+	unsigned switch_index = 0;
+	std::string port_text = argument.substr(0, colon);
+	size_t dot = port_text.find('.');
+	if (dot != std::string::npos) {
+		switch_index = parse_switch_index(port_text.substr(0, dot), "--port '" + argument + "'",
+						  options);
+		port_text = port_text.substr(dot + 1);
+	}
+	if (!parse_unsigned(port_text, port) || port >= port_count)
+		fail("port '" + port_text + "' is not a port number 0..7");
+	PortOptions &p = options.switches[switch_index].ports[port];
 	std::vector<std::string> items = split(argument.substr(colon + 1), ',');
 	std::string kind;
 	for (size_t i = 0; i < items.size(); i++) {
@@ -302,7 +562,7 @@ void parse_port(const std::string &argument, Options &options)
 Options parse_command_line(int argc, char **argv)
 {
 	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help,
-	       o_version };
+	       o_version, o_switches, o_switch, o_cable, o_wire_truth };
 	static const struct option long_options[] = {
 		{"port", required_argument, nullptr, o_port},
 		{"cpu-rate", required_argument, nullptr, o_cpu_rate},
@@ -314,6 +574,10 @@ Options parse_command_line(int argc, char **argv)
 		{"seed", required_argument, nullptr, o_seed},
 		{"help", no_argument, nullptr, o_help},
 		{"version", no_argument, nullptr, o_version},
+		{"switches", required_argument, nullptr, o_switches},
+		{"switch", required_argument, nullptr, o_switch},
+		{"cable", required_argument, nullptr, o_cable},
+		{"wire-truth", required_argument, nullptr, o_wire_truth},
 		{nullptr, 0, nullptr, 0},
 	};
 	Options options;
@@ -347,13 +611,13 @@ Options parse_command_line(int argc, char **argv)
 		case o_socket:
 			if (value.empty())
 				throw UsageError("--socket: empty path");
-			options.socket_path = value;
+			options.switches[0].socket_path = value;
 			break;
 		case o_wait:
 			options.wait = true;
 			break;
 		case o_truth:
-			options.truth_path = value;
+			options.switches[0].truth_path = value;
 			break;
 		case o_trace:
 			options.trace_path = value;
@@ -361,6 +625,25 @@ Options parse_command_line(int argc, char **argv)
 		case o_seed:
 			if (!parse_unsigned(value, options.seed))
 				throw UsageError("--seed '" + value + "' is not a number");
+			break;
+		case o_switches: {
+			uint64_t n;
+			if (!parse_unsigned(value, n) || n < 1 || n > maximum_switches)
+				throw UsageError("--switches '" + value + "' is not a number of switches 1.." +
+						 std::to_string(maximum_switches));
+			options.switch_count = (unsigned)n;
+			break;
+		}
+		case o_switch:
+			parse_switch(value, options);
+			break;
+		case o_cable:
+			parse_cable(value, options);
+			break;
+		case o_wire_truth:
+			if (value.empty())
+				throw UsageError("--wire-truth: empty path");
+			options.wire_truth_path = value;
 			break;
 		case o_help:
 			usage(stdout);
@@ -378,7 +661,11 @@ Options parse_command_line(int argc, char **argv)
 	}
 	if (optind < argc)
 		throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
-	if (options.wait && options.socket_path.empty())
+	check_network(options);
+	bool any_socket = false;
+	for (unsigned k = 0; k < options.switch_count; k++)
+		any_socket |= !options.switches[k].socket_path.empty();
+	if (options.wait && !any_socket)
 		throw UsageError("--wait needs --socket");
 	return options;
 }
@@ -407,19 +694,93 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// The simulation
+// The wire truth file: every frame's first bit on every MAC port's wire, in true time and as
+// the switch's own time-of-day clock read it then.
 
-struct Simulation {
+struct TimeOfDay {
+	uint64_t seconds = 0;
+	uint32_t nanoseconds = 0, fraction = 0;
+};
+
+class WireTruthFile {
+public:
+	explicit WireTruthFile(const std::string &path) : path_(path)
+	{
+		file_ = fopen(path.c_str(), "w");
+		if (!file_)
+			throw std::runtime_error(path + ": " + strerror(errno));
+		setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+		fprintf(file_, "switch,port,direction,true_time_ps,clock,tod_seconds,tod_nanoseconds,"
+			       "tod_fraction,length,frame_hash\n");
+	}
+	~WireTruthFile()
+	{
+		if (file_)
+			fclose(file_);
+	}
+	void record(unsigned switch_index, unsigned port, WireDirection direction, uint64_t time_ps,
+		    uint64_t cycle, const TimeOfDay &tod, const std::vector<uint8_t> &bytes)
+	{
+		// FNV-1a over the frame as the wire carried it: the same frame at both ends of a cable
+		uint64_t hash = 0xcbf29ce484222325u;
+		for (uint8_t b : bytes)
+			hash = (hash ^ b) * 0x100000001b3u;
+		fprintf(file_, "%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%zu,%016" PRIx64 "\n",
+			switch_index, port, direction == WireDirection::transmit ? "tx" : "rx", time_ps,
+			cycle, tod.seconds, tod.nanoseconds, tod.fraction, bytes.size(), hash);
+		lines_++;
+	}
+	// False (and the reason on stderr) when the file could not be written whole.
+	bool close()
+	{
+		int status = fclose(file_);
+		file_ = nullptr;
+		if (status != 0)
+			fprintf(stderr, "%s: %s: %s\n", program, path_.c_str(), strerror(errno));
+		return status == 0;
+	}
+	uint64_t lines() const { return lines_; }
+	const std::string &path() const { return path_; }
+
+private:
+	std::string path_;
+	FILE *file_ = nullptr;
+	uint64_t lines_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// One switch: the Verilated core, its MAC models, sources, sinks, register server.
+
+struct SwitchSimulation;
+
+// A MAC port's WireObserver: looks up the switch's clock reading at the frame's first bit.
+struct PortWireObserver : WireObserver {
+	SwitchSimulation *owner = nullptr;
+	unsigned port = 0;
+	void frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
+			   const std::vector<uint8_t> &bytes) override;
+};
+
+struct SwitchSimulation {
 	const Options &options;
+	const SwitchOptions &switch_options;
+	const unsigned index;
 	VerilatedContext context;
 	Vpktstats_core dut{&context};
 	AxilMasterBackend bus{dut};
+	// The switch's oscillator against true time; null: exactly 8 ns per clock from time 0
+	// (the single-switch simulator as it always was: no per-clock time arithmetic).
+	std::unique_ptr<ClockTimebase> timebase;
 	std::vector<std::unique_ptr<MacModel>> macs;
 	std::vector<std::unique_ptr<DelayedSource>> sources;
 	std::vector<std::unique_ptr<PcapFrameSink>> sinks;
 	std::shared_ptr<TapDevice> taps[port_count];
 	TapFrameSource *tap_sources[port_count] = {};
 	std::vector<std::unique_ptr<TapFrameSink>> tap_sinks;
+	CableWire *cable_in[port_count] = {};  // the cable direction arriving at each port
+	CableWire *cable_out[port_count] = {}; // and leaving it
+	FrameSink *output_file[port_count] = {}; // out=FILE of each port
+	std::vector<std::unique_ptr<TeeFrameSink>> tees;
 	std::unique_ptr<RegisterServer> server;
 	FILE *truth = nullptr;
 	uint64_t truth_lines = 0;
@@ -429,14 +790,24 @@ struct Simulation {
 	uint64_t cycle = 0; // clocks since the end of reset
 	bool traffic_started = false;
 	uint64_t traffic_start_cycle = 0;
+	// The wire truth: the time of day after every clock edge of the last `tod_history_size`
+	// clocks, so that a frame's first bit, told when its last byte has arrived (up to 1538
+	// byte times later), finds the reading of its own clock.
+	static constexpr uint64_t tod_history_size = 8192;
+	WireTruthFile *wire_truth = nullptr;
+	std::vector<TimeOfDay> tod_history;
+	PortWireObserver wire_observers[mac_port_count];
 #if VM_TRACE
 	std::unique_ptr<VerilatedFstC> trace;
 #endif
 	uint64_t trace_time_ps = 0;
 
-	explicit Simulation(const Options &o) : options(o) {}
+	SwitchSimulation(const Options &o, unsigned k)
+		: options(o), switch_options(o.switches[k]), index(k)
+	{
+	}
 
-	~Simulation()
+	~SwitchSimulation()
 	{
 		if (truth)
 			fclose(truth);
@@ -446,22 +817,45 @@ struct Simulation {
 #endif
 	}
 
-	void setup()
+	// True time of clock `c`'s edge, in picoseconds.
+	uint64_t time_ps(uint64_t c) const { return timebase ? timebase->edge_ps(c) : c * clock_period_ps; }
+
+	std::string port_name(unsigned p) const
 	{
+		return options.network() ? std::to_string(index) + "." + std::to_string(p) : std::to_string(p);
+	}
+
+	void setup(WireTruthFile *wire_truth_file)
+	{
+		if (options.network())
+			timebase = std::make_unique<ClockTimebase>(switch_options.ppb);
+		wire_truth = wire_truth_file;
+		if (wire_truth)
+			tod_history.resize(tod_history_size);
 		for (unsigned p = 0; p < port_count; p++) {
 			MacModelConfig config;
-			config.name = (p < mac_port_count ? "mac" : "cpu") + std::to_string(p);
+			config.name = (p < mac_port_count ? "mac" : "cpu") + port_name(p);
 			config.link = p < mac_port_count ? LinkTiming::ethernet()
 							 : LinkTiming::cpu_port(options.cpu_rate);
 			config.clock_period_ps = clock_period_ps;
+			// At 0 ppm an edge is exactly cycle × 8 ns: the MAC models keep the single
+			// switch's arithmetic (and cost).
+			config.timebase = timebase && timebase->ppb() != 0 ? timebase.get() : nullptr;
 			macs.push_back(std::make_unique<MacModel>(config));
-			const PortOptions &po = options.ports[p];
+			if (wire_truth && p < mac_port_count) {
+				wire_observers[p].owner = this;
+				wire_observers[p].port = p;
+				macs[p]->set_wire_observer(&wire_observers[p]);
+			}
+			const PortOptions &po = switch_options.ports[p];
 			std::unique_ptr<FrameSource> source;
+			std::string what = "--port " + port_name(p);
 			if (!po.tap_name.empty()) {
 				auto device = std::make_shared<TapDevice>(po.tap_name);
 				size_t largest = p < mac_port_count ? 1514 : TrafficGenerator::largest_frame_bytes;
 				auto tap_source = std::make_unique<TapFrameSource>(device, &cycle, clock_period_ps,
 										 largest);
+				tap_source->set_timebase(config.timebase);
 				tap_sources[p] = tap_source.get();
 				source = std::move(tap_source);
 				tap_sinks.push_back(std::make_unique<TapFrameSink>(device));
@@ -475,7 +869,8 @@ struct Simulation {
 				source = std::make_unique<PcapFrameSource>(po.input_path, pcap_options);
 			} else if (po.input == PortOptions::Input::generator) {
 				TrafficGeneratorConfig g;
-				g.seed = po.have_seed ? po.seed : options.seed * 1000003 + p;
+				// Switch 0's seeds are those of the single-switch simulator.
+				g.seed = po.have_seed ? po.seed : options.seed * 1000003 + p + 1000 * index;
 				g.source_port = p;
 				g.port_count = port_count;
 				g.link = config.link;
@@ -494,7 +889,7 @@ struct Simulation {
 				size_t largest = po.size_distribution == FrameSizeDistribution::uniform ? po.maximum_bytes
 					       : po.size_distribution == FrameSizeDistribution::fixed ? po.frame_bytes : 1514;
 				if (p < mac_port_count && largest > 1514)
-					throw UsageError("--port " + std::to_string(p) + ":gen: frame size " +
+					throw UsageError(what + ":gen: frame size " +
 							 std::to_string(largest) + " is above 1514, the largest "
 							 "Ethernet frame of a MAC port");
 				g.mean_on_ns = po.on_ns;
@@ -503,7 +898,7 @@ struct Simulation {
 				try {
 					source = std::make_unique<TrafficGenerator>(g);
 				} catch (const std::invalid_argument &e) {
-					throw UsageError("--port " + std::to_string(p) + ":gen: " + e.what());
+					throw UsageError(what + ":gen: " + e.what());
 				}
 			}
 			sources.push_back(source ? std::make_unique<DelayedSource>(std::move(source)) : nullptr);
@@ -514,21 +909,23 @@ struct Simulation {
 				if (sink->pcapng_requested())
 					fprintf(stderr, "%s: %s: written as %s\n", program, path->c_str(),
 						sink->written_format().c_str());
-				if (path == &po.output_path)
+				if (path == &po.output_path) {
 					macs[p]->set_frame_sink(sink.get());
+					output_file[p] = sink.get();
+				}
 				else
 					macs[p]->set_receive_sink(sink.get());
 				sinks.push_back(std::move(sink));
 			}
 		}
-		if (!options.truth_path.empty()) {
-			truth = fopen(options.truth_path.c_str(), "w");
+		if (!switch_options.truth_path.empty()) {
+			truth = fopen(switch_options.truth_path.c_str(), "w");
 			if (!truth)
-				throw std::runtime_error(options.truth_path + ": " + strerror(errno));
+				throw std::runtime_error(switch_options.truth_path + ": " + strerror(errno));
 			setvbuf(truth, nullptr, _IOFBF, 1 << 20);
 			fprintf(truth, "cycle,queue,occupancy\n");
 		}
-		if (!options.trace_path.empty()) {
+		if (index == 0 && !options.trace_path.empty()) {
 #if VM_TRACE
 			context.traceEverOn(true);
 			trace = std::make_unique<VerilatedFstC>();
@@ -539,12 +936,26 @@ struct Simulation {
 						 "build/bin/pktstats-sim-trace (make sim-trace)");
 #endif
 		}
-		if (!options.socket_path.empty()) {
+		if (!switch_options.socket_path.empty()) {
 			RegisterServerConfig config;
-			config.socket_path = options.socket_path;
+			config.socket_path = switch_options.socket_path;
 			config.clock_period_ps = clock_period_ps;
 			server = std::make_unique<RegisterServer>(config, bus);
 		}
+	}
+
+	// A cable on MAC port p: frames out of it go into `out`, frames into it come from `in`.
+	void attach_cable(unsigned p, CableWire *in, CableWire *out)
+	{
+		cable_in[p] = in;
+		cable_out[p] = out;
+		if (output_file[p]) {
+			tees.push_back(std::make_unique<TeeFrameSink>(out, output_file[p]));
+			macs[p]->set_frame_sink(tees.back().get());
+		} else {
+			macs[p]->set_frame_sink(out);
+		}
+		macs[p]->set_frame_source(in);
 	}
 
 	void eval_and_dump()
@@ -574,13 +985,14 @@ struct Simulation {
 		dut.rst = 0;
 	}
 
-	void start_traffic()
+	// Traffic starts at true time `start_ns` (a clock edge of this switch, or the first after it).
+	void start_traffic(uint64_t start_ns)
 	{
 		traffic_started = true;
 		traffic_start_cycle = cycle;
 		for (unsigned p = 0; p < port_count; p++)
 			if (sources[p]) {
-				sources[p]->set_offset_ns(cycle * clock_period_ps / 1000);
+				sources[p]->set_offset_ns(start_ns);
 				macs[p]->set_frame_source(sources[p].get());
 			}
 	}
@@ -591,6 +1003,28 @@ struct Simulation {
 		unsigned lsb = 20 * q;
 		uint64_t low = bus_value[lsb / 32] | (uint64_t)bus_value[lsb / 32 + 1] << 32;
 		return (uint32_t)(low >> (lsb % 32)) & 0xfffff;
+	}
+
+	TimeOfDay time_of_day() const
+	{
+		TimeOfDay t;
+		t.seconds = dut.tod_seconds;
+		t.nanoseconds = dut.tod_nanoseconds;
+		t.fraction = dut.tod_fraction;
+		return t;
+	}
+
+	// The switch's clock reading at true time `ps`: the time of day held in the clock in force
+	// then (set by the last edge at or before it), as a timestamp taken in that clock reads it.
+	void record_wire(unsigned port, WireDirection direction, uint64_t ps, const std::vector<uint8_t> &bytes)
+	{
+		uint64_t at = timebase->cycle_at_ps(ps);
+		if (at > cycle || cycle - at >= tod_history_size)
+			throw std::logic_error("switch " + std::to_string(index) + " port " + std::to_string(port) +
+					       ": a frame's first bit at " + std::to_string(ps) +
+					       " ps is outside the clock history (clock " + std::to_string(at) +
+					       ", now " + std::to_string(cycle) + ")");
+		wire_truth->record(index, port, direction, ps, at, tod_history[at % tod_history_size], bytes);
 	}
 
 	// One clock. Returns true when anything moved on a stream port.
@@ -640,6 +1074,8 @@ struct Simulation {
 		dut.clk = 1;
 		eval_and_dump();
 		trace_time_ps += clock_period_ps / 2;
+		if (wire_truth)
+			tod_history[cycle % tod_history_size] = time_of_day();
 
 		for (unsigned p = 0; p < port_count; p++) {
 			if ((in_fire >> p) & 1)
@@ -673,27 +1109,11 @@ struct Simulation {
 	{
 		if (!server)
 			return;
-		server->set_simulation_cycle(cycle);
+		if (timebase)
+			server->set_simulation_time(cycle, time_ps(cycle));
+		else
+			server->set_simulation_cycle(cycle);
 		server->poll_once(0);
-	}
-
-	// A blocking register access for the summary (the server is gone by then).
-	bool access(bool is_write, uint32_t address, uint32_t value_in, uint32_t &value_out)
-	{
-		for (;;) {
-			int status = is_write ? bus.write(address, value_in) : bus.read(address, &value_out);
-			if (status != register_status::pending)
-				return status == register_status::ok;
-			step();
-		}
-	}
-	bool read64(uint32_t address, uint64_t &value)
-	{
-		uint32_t low = 0, high = 0;
-		if (!access(false, address, 0, low) || !access(false, address + 4, 0, high))
-			return false;
-		value = (uint64_t)high << 32 | low;
-		return true;
 	}
 
 	bool all_drained()
@@ -701,71 +1121,28 @@ struct Simulation {
 		for (unsigned p = 0; p < port_count; p++) {
 			if (sources[p] && !macs[p]->receive_exhausted())
 				return false;
+			if (cable_in[p] && (!cable_in[p]->empty() || !macs[p]->receive_idle()))
+				return false;
 			if (!macs[p]->transmit_idle(cycle))
 				return false;
 		}
 		return true;
 	}
-
-	// Steps until the inputs are exhausted and nothing has moved for `quiet_cycles_to_stop`
-	// clocks: no word offered or sent, every queue empty, every wire free. False when
-	// `limit` clocks pass first or a second signal stops the run.
-	bool run_until_quiet(uint64_t limit)
-	{
-		uint64_t quiet = 0, until = cycle + limit;
-		while (quiet < quiet_cycles_to_stop) {
-			if (cycle >= until || signal_count > 1)
-				return false;
-			bool active = step();
-			quiet = active || !all_drained() ? 0 : quiet + 1;
-		}
-		return true;
-	}
-
-	// The end of a run, whatever ended it: the inputs stop, the switch drains (the
-	// departures of the frames still queued are events too), the capture's open stat packet
-	// is flushed and every stat packet leaves on its wire. Only then do the outputs close,
-	// so the stat packets hold every event the switch made. The register server is closed
-	// first: from here on the simulator alone uses the register bus.
-	struct Ending {
-		uint64_t inputs_end = 0, drained = 0, flush = 0, quiet = 0;
-		bool capture_on = false, complete = false;
-		uint64_t events_sent = 0, packets_sent = 0, events_missed = 0;
-	};
-	Ending end_run()
-	{
-		Ending e;
-		server.reset();
-		while (bus.in_flight())
-			step();
-		bus.discard_result();
-		e.inputs_end = cycle;
-		for (unsigned p = 0; p < port_count; p++)
-			macs[p]->end_input(cycle);
-		// Draining a full queue takes 32 KiB / 1 Gb/s = 262 us; 1 s covers the slowest CPU port.
-		const uint64_t limit = 125000000;
-		bool drained = run_until_quiet(limit);
-		e.drained = cycle;
-		uint32_t control = 0;
-		e.capture_on = access(false, PKTSTATS_EVCAP_CONTROL, 0, control) &&
-			       (control & PKTSTATS_EVCAP_CONTROL_ENABLE_MASK);
-		uint32_t ignored;
-		if (e.capture_on)
-			access(true, PKTSTATS_EVCAP_COMMAND, PKTSTATS_EVCAP_COMMAND_FLUSH_MASK, ignored);
-		e.flush = cycle;
-		e.complete = drained && run_until_quiet(limit);
-		e.quiet = cycle;
-		read64(PKTSTATS_EVCAP_EVENTS_SENT, e.events_sent);
-		read64(PKTSTATS_EVCAP_PACKETS_SENT, e.packets_sent);
-		read64(PKTSTATS_EVCAP_EVENTS_MISSED, e.events_missed);
-		return e;
-	}
 };
 
-std::string format_ns(uint64_t cycles)
+void PortWireObserver::frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
+				     const std::vector<uint8_t> &bytes)
+{
+	owner->record_wire(port, direction, first_bit_ps, bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The network: every switch, the cables between them, one clock loop in true time.
+
+std::string format_ps(uint64_t ps)
 {
 	char text[64];
-	double ns = (double)cycles * clock_period_ps / 1000.0;
+	double ns = (double)ps / 1000.0;
 	if (ns >= 1e9)
 		snprintf(text, sizeof text, "%.6f s", ns / 1e9);
 	else if (ns >= 1e6)
@@ -777,118 +1154,278 @@ std::string format_ns(uint64_t cycles)
 	return text;
 }
 
-int run(const Options &options)
-{
-	auto simulation = std::make_unique<Simulation>(options);
-	Simulation &s = *simulation;
-	s.setup();
+struct Network {
+	const Options &options;
+	std::vector<std::unique_ptr<SwitchSimulation>> switches;
+	std::vector<std::unique_ptr<CableWire>> cable_wires;
+	std::unique_ptr<WireTruthFile> wire_truth;
+	std::vector<uint64_t> next_edge_fs; // of each switch's next clock (network mode)
+	bool traffic_started = false;
+	uint64_t traffic_start_ps = 0;
 
-	struct sigaction action;
-	memset(&action, 0, sizeof action);
-	action.sa_handler = on_signal;
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGINT, &action, nullptr);
-	sigaction(SIGTERM, &action, nullptr);
-	signal(SIGPIPE, SIG_IGN);
+	explicit Network(const Options &o) : options(o) {}
 
-	bool have_inputs = false;
-	for (unsigned p = 0; p < port_count; p++)
-		have_inputs |= s.sources[p] != nullptr;
-	bool unbounded = false;
-	for (unsigned p = 0; p < port_count; p++)
-		unbounded |= options.ports[p].input == PortOptions::Input::generator && options.ports[p].count == 0;
-	if (!options.have_duration && unbounded)
-		fprintf(stderr, "%s: a generator without count= and no --duration: running until "
-				"interrupted\n", program);
-	if (!options.have_duration && !have_inputs && options.socket_path.empty())
-		fprintf(stderr, "%s: no inputs, no --duration: nothing to do\n", program);
-	bool serve_forever = !options.have_duration && !have_inputs && !options.socket_path.empty();
-
-	s.reset();
-	if (!options.wait)
-		s.start_traffic();
-	else
-		fprintf(stderr, "%s: waiting for `start` on %s\n", program, options.socket_path.c_str());
-
-	auto wall_start = std::chrono::steady_clock::now();
-	uint64_t quiet = 0;
-	const char *end_reason = "inputs exhausted, queues drained";
-	for (;;) {
-		if (stop_signal) {
-			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
-			break;
+	void setup()
+	{
+		if (!options.wire_truth_path.empty())
+			wire_truth = std::make_unique<WireTruthFile>(options.wire_truth_path);
+		for (unsigned k = 0; k < options.switch_count; k++) {
+			switches.push_back(std::make_unique<SwitchSimulation>(options, k));
+			switches.back()->setup(wire_truth.get());
 		}
-		// With --wait the duration counts from `start`: the idle clocks before it are set-up
-		if (options.have_duration && s.traffic_started &&
-		    s.cycle - s.traffic_start_cycle >= options.duration_cycles) {
-			end_reason = "duration reached";
-			break;
+		for (const CableOptions &cable : options.cables) {
+			const CableEnd &a = cable.ends[0], &b = cable.ends[1];
+			std::string a_name = std::to_string(a.switch_index) + "." + std::to_string(a.port);
+			std::string b_name = std::to_string(b.switch_index) + "." + std::to_string(b.port);
+			cable_wires.push_back(std::make_unique<CableWire>(cable.delay_ps, "cable from " + a_name));
+			CableWire *a_to_b = cable_wires.back().get();
+			cable_wires.push_back(std::make_unique<CableWire>(cable.delay_ps, "cable from " + b_name));
+			CableWire *b_to_a = cable_wires.back().get();
+			switches[a.switch_index]->attach_cable(a.port, b_to_a, a_to_b);
+			switches[b.switch_index]->attach_cable(b.port, a_to_b, b_to_a);
 		}
+		for (auto &s : switches)
+			next_edge_fs.push_back(s->timebase ? s->timebase->edge_fs(0) : 0);
+	}
+
+	// The switch whose next clock edge comes first in true time (the lowest index on a tie):
+	// stepping in this order, a frame is in a cable before the far switch's clock reaches it.
+	SwitchSimulation &next_switch()
+	{
+		if (switches.size() == 1)
+			return *switches[0];
+		size_t best = 0;
+		for (size_t k = 1; k < switches.size(); k++)
+			if (next_edge_fs[k] < next_edge_fs[best])
+				best = k;
+		return *switches[best];
+	}
+
+	// One clock of switch `s`. Returns true when anything moved on its stream ports.
+	bool step(SwitchSimulation &s)
+	{
 		bool active = s.step();
-		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() || s.server->backend_operation_in_flight())) {
-			s.poll_server();
-			if (!s.traffic_started && s.server->start_requested())
-				s.start_traffic();
+		if (s.timebase)
+			next_edge_fs[s.index] = s.timebase->edge_fs(s.cycle);
+		return active;
+	}
+	void step_once() { step(next_switch()); }
+
+	// A blocking register access of switch `s`, the network running meanwhile (the register
+	// server is gone by then, or not yet polled).
+	bool access(SwitchSimulation &s, bool is_write, uint32_t address, uint32_t value_in, uint32_t &value_out)
+	{
+		for (;;) {
+			int status = is_write ? s.bus.write(address, value_in) : s.bus.read(address, &value_out);
+			if (status != register_status::pending)
+				return status == register_status::ok;
+			step_once();
 		}
-		if (!options.have_duration && !serve_forever && s.traffic_started) {
-			if (active || !s.all_drained())
-				quiet = 0;
-			else if (++quiet >= quiet_cycles_to_stop)
+	}
+	bool read64(SwitchSimulation &s, uint32_t address, uint64_t &value)
+	{
+		uint32_t low = 0, high = 0;
+		if (!access(s, false, address, 0, low) || !access(s, false, address + 4, 0, high))
+			return false;
+		value = (uint64_t)high << 32 | low;
+		return true;
+	}
+	void write(SwitchSimulation &s, uint32_t address, uint32_t value)
+	{
+		uint32_t ignored;
+		if (!access(s, true, address, value, ignored))
+		{
+			char text[16];
+			snprintf(text, sizeof text, "0x%04x", address);
+			throw std::runtime_error("switch " + std::to_string(s.index) + ": register write " +
+						 text + " failed");
+		}
+	}
+	void run_clocks(SwitchSimulation &s, uint64_t clocks)
+	{
+		uint64_t until = s.cycle + clocks;
+		while (s.cycle < until)
+			step_once();
+	}
+
+	static uint64_t nanoseconds_of(const TimeOfDay &t) { return t.seconds * 1000000000u + t.nanoseconds; }
+
+	// Sets switch s's time-of-day clock through its registers, as software would, so that
+	// after its clock edge k it reads offset + 8 ns × k: its offset plus the true time of that
+	// edge × (1 + ppm·10^-6) (ClockTimebase). The set lands in a clock the bus decides; the
+	// simulator reads where it landed from the clock's outputs and corrects it with a step,
+	// which adds the same amount whenever it lands, then checks the result.
+	void set_time_of_day(SwitchSimulation &s)
+	{
+		const uint64_t offset = s.switch_options.offset_ns;
+		uint64_t aim = offset + 8 * (s.cycle + 64);
+		write(s, PKTSTATS_TIME_SET_SECONDS_LO, (uint32_t)(aim / 1000000000u));
+		write(s, PKTSTATS_TIME_SET_SECONDS_HI, (uint32_t)(aim / 1000000000u >> 32));
+		write(s, PKTSTATS_TIME_SET_NANOSECONDS, (uint32_t)(aim % 1000000000u));
+		write(s, PKTSTATS_TIME_COMMAND, PKTSTATS_TIME_COMMAND_SET_MASK);
+		run_clocks(s, 4);
+		int64_t correction = (int64_t)(offset + 8 * (s.cycle - 1)) - (int64_t)nanoseconds_of(s.time_of_day());
+		if (correction != 0) {
+			int64_t seconds = correction / 1000000000;
+			int64_t nanoseconds = correction % 1000000000;
+			if (nanoseconds < 0) {
+				seconds -= 1;
+				nanoseconds += 1000000000;
+			}
+			write(s, PKTSTATS_TIME_STEP_SECONDS_LO, (uint32_t)(uint64_t)seconds);
+			write(s, PKTSTATS_TIME_STEP_SECONDS_HI, (uint32_t)((uint64_t)seconds >> 32) & 0xffffu);
+			write(s, PKTSTATS_TIME_STEP_NANOSECONDS, (uint32_t)nanoseconds);
+			write(s, PKTSTATS_TIME_COMMAND, PKTSTATS_TIME_COMMAND_STEP_MASK);
+			run_clocks(s, 4);
+		}
+		TimeOfDay now = s.time_of_day();
+		if (nanoseconds_of(now) != offset + 8 * (s.cycle - 1) || now.fraction != 0)
+			throw std::runtime_error("switch " + std::to_string(s.index) +
+						 ": its time of day could not be set (reads " +
+						 std::to_string(nanoseconds_of(now)) + " ns after clock " +
+						 std::to_string(s.cycle - 1) + ", not " +
+						 std::to_string(offset + 8 * (s.cycle - 1)) + ")");
+	}
+
+	void reset()
+	{
+		for (auto &s : switches)
+			s->reset();
+		if (options.network())
+			for (auto &s : switches)
+				set_time_of_day(*s);
+	}
+
+	// Every switch's traffic starts at the same true time: the latest clock edge any of them
+	// has reached (each switch's first clock from then on is its first with traffic).
+	void start_traffic()
+	{
+		uint64_t now_ps = 0;
+		for (auto &s : switches)
+			now_ps = std::max(now_ps, s->time_ps(s->cycle));
+		uint64_t start_ns = (now_ps + 999) / 1000;
+		traffic_started = true;
+		traffic_start_ps = start_ns * 1000;
+		for (auto &s : switches)
+			s->start_traffic(start_ns);
+	}
+
+	bool all_drained()
+	{
+		for (auto &s : switches)
+			if (!s->all_drained())
+				return false;
+		return true;
+	}
+
+	// Steps until the inputs are exhausted and nothing has moved for `quiet_cycles_to_stop`
+	// clocks of every switch: no word offered or sent, every queue empty, every wire and cable
+	// free. False when `limit_ps` of true time pass first or a second signal stops the run.
+	bool run_until_quiet(uint64_t limit_ps)
+	{
+		uint64_t quiet = 0;
+		const uint64_t enough = quiet_cycles_to_stop * switches.size();
+		SwitchSimulation &first = next_switch();
+		uint64_t until = first.time_ps(first.cycle) + limit_ps;
+		while (quiet < enough) {
+			SwitchSimulation &s = next_switch();
+			if (s.time_ps(s.cycle) >= until || signal_count > 1)
+				return false;
+			bool active = step(s);
+			quiet = active || !s.all_drained() ? 0 : quiet + 1;
+		}
+		return true;
+	}
+
+	// The end of a run, whatever ended it: the inputs stop, every switch drains (the
+	// departures of the frames still queued are events too; frames on cables arrive), each
+	// capture's open stat packet is flushed and every stat packet leaves on its wire. Only then
+	// do the outputs close, so the stat packets hold every event the switches made. The register
+	// servers are closed first: from here on the simulator alone uses the register buses.
+	struct Ending {
+		uint64_t inputs_end = 0, drained = 0, flush = 0, quiet = 0;
+		bool capture_on = false;
+		uint64_t events_sent = 0, packets_sent = 0, events_missed = 0;
+	};
+	bool complete = false;
+	std::vector<Ending> end_run()
+	{
+		std::vector<Ending> endings(switches.size());
+		for (auto &s : switches)
+			s->server.reset();
+		for (;;) {
+			bool in_flight = false;
+			for (auto &s : switches)
+				in_flight |= s->bus.in_flight();
+			if (!in_flight)
 				break;
+			step_once();
 		}
-	}
-	// The speed is that of the run proper: the end's drain is lighter work.
-	double wall_seconds =
-		std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-	uint64_t run_cycles = s.cycle;
-	Simulation::Ending ending = s.end_run();
-	uint64_t end_cycle = s.cycle;
-
-	// Close the outputs: the run is over. Counters as they were at the end.
-	s.record_truth = false;
-	std::vector<MacCounters> counters;
-	for (auto &mac : s.macs) {
-		counters.push_back(mac->counters());
-		mac->set_frame_source(nullptr);
-		mac->set_frame_sink(nullptr);
-		mac->set_receive_sink(nullptr);
-	}
-	int status = !ending.complete && signal_count <= 1 ? 1 : 0;
-	for (auto &sink : s.sinks) {
-		try {
-			sink->close();
-		} catch (const std::exception &e) {
-			fprintf(stderr, "%s: %s\n", program, e.what());
-			status = 1;
+		for (size_t k = 0; k < switches.size(); k++) {
+			SwitchSimulation &s = *switches[k];
+			s.bus.discard_result();
+			endings[k].inputs_end = s.cycle;
+			// A cabled port's input is the cable: what is on it still arrives.
+			for (unsigned p = 0; p < port_count; p++)
+				if (!s.cable_in[p])
+					s.macs[p]->end_input(s.cycle);
 		}
-	}
-	if (s.truth) {
-		if (fclose(s.truth) != 0) {
-			fprintf(stderr, "%s: %s: %s\n", program, options.truth_path.c_str(), strerror(errno));
-			status = 1;
+		// Draining a full queue takes 32 KiB / 1 Gb/s = 262 us; 1 s covers the slowest CPU port.
+		const uint64_t limit_ps = 125000000 * clock_period_ps;
+		bool drained = run_until_quiet(limit_ps);
+		for (size_t k = 0; k < switches.size(); k++) {
+			SwitchSimulation &s = *switches[k];
+			Ending &e = endings[k];
+			e.drained = s.cycle;
+			uint32_t control = 0;
+			e.capture_on = access(s, false, PKTSTATS_EVCAP_CONTROL, 0, control) &&
+				       (control & PKTSTATS_EVCAP_CONTROL_ENABLE_MASK);
+			uint32_t ignored;
+			if (e.capture_on)
+				access(s, true, PKTSTATS_EVCAP_COMMAND, PKTSTATS_EVCAP_COMMAND_FLUSH_MASK, ignored);
+			e.flush = s.cycle;
 		}
-		s.truth = nullptr;
+		complete = drained && run_until_quiet(limit_ps);
+		for (size_t k = 0; k < switches.size(); k++) {
+			SwitchSimulation &s = *switches[k];
+			Ending &e = endings[k];
+			e.quiet = s.cycle;
+			read64(s, PKTSTATS_EVCAP_EVENTS_SENT, e.events_sent);
+			read64(s, PKTSTATS_EVCAP_PACKETS_SENT, e.packets_sent);
+			read64(s, PKTSTATS_EVCAP_EVENTS_MISSED, e.events_missed);
+		}
+		return endings;
 	}
+};
 
-	// The queue counters, read through the register bus as a driver would.
-	struct QueueCounters {
-		uint64_t stored = 0, removed = 0, dropped = 0, peak = 0;
-		bool ok = false;
-	} queues[port_count];
-	for (unsigned q = 0; q < port_count; q++) {
-		QueueCounters &c = queues[q];
-		c.ok = s.read64(PKTSTATS_SWITCH_FRAMES_STORED_0 + 8 * q, c.stored) &&
-		       s.read64(PKTSTATS_SWITCH_FRAMES_REMOVED_0 + 8 * q, c.removed) &&
-		       s.read64(PKTSTATS_SWITCH_FRAMES_DROPPED_0 + 8 * q, c.dropped) &&
-		       s.read64(PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + 8 * q, c.peak);
-	}
+std::string format_ns(uint64_t cycles)
+{
+	return format_ps(cycles * clock_period_ps);
+}
 
-	printf("pktstats-sim: %s\n", end_reason);
-	printf("simulated %s = %" PRIu64 " clocks (traffic from clock %" PRIu64 "), wall %.3f s, "
-	       "%.0f clocks/s\n",
-	       format_ns(run_cycles).c_str(), run_cycles, s.traffic_start_cycle, wall_seconds,
-	       wall_seconds > 0 ? run_cycles / wall_seconds : 0.0);
-	if (ending.complete)
+std::string format_ppm(int64_t ppb)
+{
+	char text[32];
+	snprintf(text, sizeof text, "%+.3f", ppb / 1000.0);
+	std::string s = text;
+	while (s.back() == '0')
+		s.pop_back();
+	if (s.back() == '.')
+		s.pop_back();
+	return s;
+}
+
+struct QueueCounters {
+	uint64_t stored = 0, removed = 0, dropped = 0, peak = 0;
+	bool ok = false;
+};
+
+// One switch's part of the summary: how its run ended, its ports and its queues.
+void print_switch_summary(const Options &options, SwitchSimulation &s, const Network::Ending &ending,
+			  bool complete, uint64_t end_cycle, const std::vector<MacCounters> &counters,
+			  const QueueCounters *queues)
+{
+	if (complete)
 		printf("end of run: inputs stopped at clock %" PRIu64 ", switch drained at clock %" PRIu64
 		       ", %s\n", ending.inputs_end, ending.drained,
 		       ending.capture_on ? ("capture flushed at clock " + std::to_string(ending.flush) +
@@ -905,10 +1442,22 @@ int run(const Options &options)
 	       "MAC drops", "frames out", "bytes out", "input / output");
 	for (unsigned p = 0; p < port_count; p++) {
 		const MacCounters &c = counters[p];
-		std::string io = s.sources[p] ? s.sources[p]->description() : "-";
-		io += " / ";
-		io += !options.ports[p].tap_name.empty() ? "TAP " + options.ports[p].tap_name
-		      : options.ports[p].output_path.empty() ? "-" : options.ports[p].output_path;
+		const PortOptions &po = s.switch_options.ports[p];
+		std::string io;
+		if (po.cable >= 0) {
+			const CableOptions &cable = options.cables[po.cable];
+			const CableEnd &far = cable.ends[cable.ends[0].switch_index == s.index &&
+							  cable.ends[0].port == p ? 1 : 0];
+			io = "cable to " + std::to_string(far.switch_index) + "." + std::to_string(far.port) +
+			     " (" + format_ps(cable.delay_ps) + ")";
+			if (!po.output_path.empty())
+				io += " / " + po.output_path;
+		} else {
+			io = s.sources[p] ? s.sources[p]->description() : "-";
+			io += " / ";
+			io += !po.tap_name.empty() ? "TAP " + po.tap_name
+			      : po.output_path.empty() ? "-" : po.output_path;
+		}
 		char link[32];
 		snprintf(link, sizeof link, "%s %g", p < mac_port_count ? "eth" : "cpu",
 			 p < mac_port_count ? 1.0 : options.cpu_rate / 1e9);
@@ -936,13 +1485,181 @@ int run(const Options &options)
 			printf("%-5u %12s %12s %12s %14s %14u\n", q, "?", "?", "?", "?", s.peak_occupancy[q]);
 	}
 	printf("\nqueue counters read through the register bus; true peak from the occupancy bus");
-	if (!options.truth_path.empty())
-		printf("; %" PRIu64 " truth lines in %s", s.truth_lines, options.truth_path.c_str());
+	if (!s.switch_options.truth_path.empty())
+		printf("; %" PRIu64 " truth lines in %s", s.truth_lines, s.switch_options.truth_path.c_str());
 	printf("\n");
 	if (s.bus.timeouts())
 		printf("register bus: %" PRIu64 " timeouts\n", s.bus.timeouts());
+}
+
+int run(const Options &options)
+{
+	auto network_owner = std::make_unique<Network>(options);
+	Network &net = *network_owner;
+	net.setup();
+	const bool network = options.network();
+
+	struct sigaction action;
+	memset(&action, 0, sizeof action);
+	action.sa_handler = on_signal;
+	sigemptyset(&action.sa_mask);
+	sigaction(SIGINT, &action, nullptr);
+	sigaction(SIGTERM, &action, nullptr);
+	signal(SIGPIPE, SIG_IGN);
+
+	bool have_inputs = false, unbounded = false, have_socket = false;
+	std::string first_socket;
+	for (auto &s : net.switches) {
+		for (unsigned p = 0; p < port_count; p++) {
+			have_inputs |= s->sources[p] != nullptr;
+			unbounded |= s->switch_options.ports[p].input == PortOptions::Input::generator &&
+				     s->switch_options.ports[p].count == 0;
+		}
+		if (s->server && !have_socket) {
+			have_socket = true;
+			first_socket = s->switch_options.socket_path;
+		}
+	}
+	if (!options.have_duration && unbounded)
+		fprintf(stderr, "%s: a generator without count= and no --duration: running until "
+				"interrupted\n", program);
+	if (!options.have_duration && !have_inputs && !have_socket)
+		fprintf(stderr, "%s: no inputs, no --duration: nothing to do\n", program);
+	bool serve_forever = !options.have_duration && !have_inputs && have_socket;
+
+	net.reset();
+	if (!options.wait)
+		net.start_traffic();
+	else
+		fprintf(stderr, "%s: waiting for `start` on %s\n", program,
+			network ? "any switch's socket" : first_socket.c_str());
+
+	auto wall_start = std::chrono::steady_clock::now();
+	uint64_t quiet = 0;
+	const uint64_t enough_quiet = quiet_cycles_to_stop * net.switches.size();
+	const uint64_t duration_ps = options.duration_cycles * clock_period_ps;
+	const char *end_reason = "inputs exhausted, queues drained";
+	for (;;) {
+		if (stop_signal) {
+			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
+			break;
+		}
+		SwitchSimulation &s = net.next_switch();
+		// With --wait the duration counts from `start`: the idle clocks before it are set-up
+		if (options.have_duration && net.traffic_started &&
+		    s.time_ps(s.cycle) >= net.traffic_start_ps + duration_ps) {
+			end_reason = "duration reached";
+			break;
+		}
+		bool active = net.step(s);
+		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() || s.server->backend_operation_in_flight())) {
+			s.poll_server();
+			if (!net.traffic_started && s.server->start_requested())
+				net.start_traffic();
+		}
+		if (!options.have_duration && !serve_forever && net.traffic_started) {
+			if (active || !s.all_drained())
+				quiet = 0;
+			else if (++quiet >= enough_quiet)
+				break;
+		}
+	}
+	// The speed is that of the run proper: the end's drain is lighter work.
+	double wall_seconds =
+		std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+	std::vector<uint64_t> run_cycles;
+	uint64_t all_cycles = 0, run_true_ps = 0;
+	for (auto &s : net.switches) {
+		run_cycles.push_back(s->cycle);
+		all_cycles += s->cycle;
+		run_true_ps = std::max(run_true_ps, s->time_ps(s->cycle));
+	}
+	std::vector<Network::Ending> endings = net.end_run();
+
+	// Close the outputs: the run is over. Counters as they were at the end.
+	int status = !net.complete && signal_count <= 1 ? 1 : 0;
+	std::vector<std::vector<MacCounters>> counters(net.switches.size());
+	std::vector<uint64_t> end_cycles;
+	for (auto &s : net.switches) {
+		end_cycles.push_back(s->cycle);
+		s->record_truth = false;
+		for (auto &mac : s->macs) {
+			counters[s->index].push_back(mac->counters());
+			mac->set_frame_source(nullptr);
+			mac->set_frame_sink(nullptr);
+			mac->set_receive_sink(nullptr);
+			mac->set_wire_observer(nullptr);
+		}
+		s->wire_truth = nullptr;
+		for (auto &sink : s->sinks) {
+			try {
+				sink->close();
+			} catch (const std::exception &e) {
+				fprintf(stderr, "%s: %s\n", program, e.what());
+				status = 1;
+			}
+		}
+		if (s->truth) {
+			if (fclose(s->truth) != 0) {
+				fprintf(stderr, "%s: %s: %s\n", program, s->switch_options.truth_path.c_str(),
+					strerror(errno));
+				status = 1;
+			}
+			s->truth = nullptr;
+		}
+	}
+	uint64_t wire_truth_lines = net.wire_truth ? net.wire_truth->lines() : 0;
+	if (net.wire_truth && !net.wire_truth->close())
+		status = 1;
+
+	// The queue counters, read through the register bus as a driver would.
+	std::vector<std::vector<QueueCounters>> queues(net.switches.size(),
+						       std::vector<QueueCounters>(port_count));
+	for (auto &s : net.switches)
+		for (unsigned q = 0; q < port_count; q++) {
+			QueueCounters &c = queues[s->index][q];
+			c.ok = net.read64(*s, PKTSTATS_SWITCH_FRAMES_STORED_0 + 8 * q, c.stored) &&
+			       net.read64(*s, PKTSTATS_SWITCH_FRAMES_REMOVED_0 + 8 * q, c.removed) &&
+			       net.read64(*s, PKTSTATS_SWITCH_FRAMES_DROPPED_0 + 8 * q, c.dropped) &&
+			       net.read64(*s, PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + 8 * q, c.peak);
+		}
+
+	printf("pktstats-sim: %s\n", end_reason);
+	if (!network) {
+		SwitchSimulation &s = *net.switches[0];
+		printf("simulated %s = %" PRIu64 " clocks (traffic from clock %" PRIu64 "), wall %.3f s, "
+		       "%.0f clocks/s\n",
+		       format_ns(run_cycles[0]).c_str(), run_cycles[0], s.traffic_start_cycle, wall_seconds,
+		       wall_seconds > 0 ? run_cycles[0] / wall_seconds : 0.0);
+		print_switch_summary(options, s, endings[0], net.complete, end_cycles[0], counters[0],
+				     queues[0].data());
+	} else {
+		printf("network: %zu switches, %zu cable%s, simulated %s of true time = %" PRIu64
+		       " clocks in all (traffic from %s), wall %.3f s, %.0f clocks/s\n",
+		       net.switches.size(), options.cables.size(), options.cables.size() == 1 ? "" : "s",
+		       format_ps(run_true_ps).c_str(),
+		       all_cycles, format_ps(net.traffic_start_ps).c_str(), wall_seconds,
+		       wall_seconds > 0 ? all_cycles / wall_seconds : 0.0);
+		if (net.wire_truth)
+			printf("wire truth: %" PRIu64 " lines in %s\n", wire_truth_lines,
+			       options.wire_truth_path.c_str());
+		for (auto &s : net.switches) {
+			unsigned k = s->index;
+			printf("\nswitch %u: clock offset %" PRIu64 " ns, %s ppm%s%s\n", k,
+			       s->switch_options.offset_ns, format_ppm(s->switch_options.ppb).c_str(),
+			       s->server || !s->switch_options.socket_path.empty() ? ", socket " : "",
+			       s->switch_options.socket_path.c_str());
+			printf("simulated %s = %" PRIu64 " clocks (traffic from clock %" PRIu64 "), wall %.3f s, "
+			       "%.0f clocks/s\n",
+			       format_ps(s->time_ps(run_cycles[k])).c_str(), run_cycles[k], s->traffic_start_cycle,
+			       wall_seconds, wall_seconds > 0 ? run_cycles[k] / wall_seconds : 0.0);
+			print_switch_summary(options, *s, endings[k], net.complete, end_cycles[k], counters[k],
+					     queues[k].data());
+		}
+	}
 	fflush(stdout);
-	s.dut.final();
+	for (auto &s : net.switches)
+		s->dut.final();
 	return status;
 }
 

@@ -246,7 +246,8 @@ void RegisterServer::handle_line(Client &client, const std::string &line)
 		return;
 	case RegisterCommand::time: {
 		unsigned __int128 picoseconds =
-			(unsigned __int128)simulation_cycle_ * config_.clock_period_ps;
+			have_true_time_ ? true_time_ps_
+					: (unsigned __int128)simulation_cycle_ * config_.clock_period_ps;
 		reply(client, "ok " + std::to_string((uint64_t)(picoseconds / 1000)) + " " +
 				      std::to_string(simulation_cycle_));
 		return;

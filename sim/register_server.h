@@ -81,6 +81,14 @@ public:
 
 	// The simulation's clock count, for the time request; the loop sets it before poll_once().
 	void set_simulation_cycle(uint64_t cycle) { simulation_cycle_ = cycle; }
+	// In a network of switches on their own oscillators: the true time of this switch's clock
+	// `cycle`, which the `time` reply then gives as NS (default: cycle × clock_period_ps).
+	void set_simulation_time(uint64_t cycle, uint64_t true_time_ps)
+	{
+		simulation_cycle_ = cycle;
+		true_time_ps_ = true_time_ps;
+		have_true_time_ = true;
+	}
 
 	// A client sent `start` (the simulator's --wait: traffic starts then). Stays true.
 	bool start_requested() const { return start_requested_; }
@@ -134,6 +142,8 @@ private:
 	uint64_t next_client_id_ = 1;
 	uint64_t simulation_cycle_ = 0;
 	bool start_requested_ = false;
+	bool have_true_time_ = false;
+	uint64_t true_time_ps_ = 0;
 	int replies_this_call_ = 0;
 	RegisterServerStatistics statistics_;
 };

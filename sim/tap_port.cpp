@@ -122,7 +122,7 @@ bool TapFrameSource::next_frame(TimedFrame &frame)
 			frames_skipped_oversize_++;
 			continue;
 		}
-		frame.time_ns = *cycle_ * clock_period_ps_ / 1000;
+		frame.time_ns = (timebase_ ? timebase_->edge_ps(*cycle_) : *cycle_ * clock_period_ps_) / 1000;
 		return true;
 	}
 	return false;

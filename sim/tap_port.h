@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "clock_timebase.h"
 #include "frame_sink.h"
 #include "frame_source.h"
 
@@ -67,6 +68,9 @@ public:
 		  maximum_frame_bytes_(maximum_frame_bytes)
 	{
 	}
+	// The switch's oscillator (not owned; null: cycle * clock_period_ps): frames are stamped
+	// with the true time of the clock in which they were read.
+	void set_timebase(const ClockTimebase *timebase) { timebase_ = timebase; }
 	bool next_frame(TimedFrame &frame) override;
 	bool live() const override { return true; }
 	std::string description() const override { return "TAP " + device_->name(); }
@@ -76,6 +80,7 @@ private:
 	std::shared_ptr<TapDevice> device_;
 	const uint64_t *cycle_;
 	uint64_t clock_period_ps_;
+	const ClockTimebase *timebase_ = nullptr;
 	size_t maximum_frame_bytes_;
 	uint64_t frames_skipped_oversize_ = 0;
 };

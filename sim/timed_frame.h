@@ -21,6 +21,9 @@ struct TimedFrame {
 	uint64_t time_ns = 0;
 	// The frame, destination MAC first, without FCS.
 	std::vector<uint8_t> bytes;
+	// Picoseconds past time_ns: a frame from a cable (CableWire) starts at a true time that is
+	// not a whole number of nanoseconds. 0 for every other source.
+	uint32_t time_ps_within_ns = 0;
 };
 
 } // namespace pktstats_sim

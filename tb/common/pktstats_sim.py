@@ -16,7 +16,8 @@ register socket (the protocol is docs/simulator-protocol.md). Python 3 standard 
 - Simulator: starts pktstats-sim with --socket WORK/NAME.sock (stdout and stderr to
   WORK/NAME.out and WORK/NAME.err), waits for the socket and connects; stop() (SIGINT) or kill().
 - registers(): register addresses by name, from the generated C header.
-- parse_summary(): the figures of the summary the simulator prints at the end of a run.
+- parse_summary(): the figures of the summary the simulator prints at the end of a run;
+  parse_switch_summaries(): those of each switch of a network run.
 """
 
 import os
@@ -64,6 +65,15 @@ def parse_summary(text):
     if not result["queues"]:
         raise ValueError("no queue table in the simulator's summary")
     return result
+
+
+def parse_switch_summaries(text):
+    """The summary of a network run (--switches N, docs/simulator.md): one parse_summary() per
+    "switch K:" section, in switch order. A single-switch summary gives a list of one."""
+    starts = [m.start() for m in re.finditer(r"^switch \d+: ", text, re.M)]
+    if not starts:
+        return [parse_summary(text)]
+    return [parse_summary(text[a:b]) for a, b in zip(starts, starts[1:] + [len(text)])]
 
 
 class Connection:

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "cable_wire.h"
 #include "mac_model.h"
 #include "pcap_frame_sink.h"
 #include "pcap_frame_source.h"
@@ -1944,6 +1945,70 @@ struct Test {
 	void (*body)();
 };
 
+
+// ---------------------------------------------------------------------------------------------
+// A switch's oscillator and cables (the network simulator)
+
+void test_clock_timebase()
+{
+	ClockTimebase nominal(0);
+	require_equal(nominal.edge_ps(0), 0u, "edge 0 at 0");
+	require_equal(nominal.edge_ps(125000000), 1000000000000u, "ppm 0: 125e6 clocks = 1 s exactly");
+	// +50 ppm: the switch counts 1.00005 s of clocks (8 ns each) per true second, exactly.
+	ClockTimebase fast(50000);
+	uint64_t clocks = 125006250; // 1.00005 s / 8 ns
+	require_equal(fast.edge_fs(clocks), 1000000000000000u, "+50 ppm: 125006250 clocks in 1 s");
+	ClockTimebase slow(-50000);
+	require_equal(slow.edge_fs(124993750), 1000000000000000u, "-50 ppm: 124993750 clocks in 1 s");
+	// No accumulated rounding: edge k's reading, 8 ns x k, equals its true time x (1 + ppm)
+	// to within a femtosecond, however far the run goes.
+	for (uint64_t k : {1ull, 7ull, 1000003ull, 123456789012ull}) {
+		long double reading_fs = 8e6L * (long double)k;
+		long double ideal_fs = (long double)fast.edge_fs(k) * 1.00005L;
+		require(reading_fs - ideal_fs >= -0.01L && reading_fs - ideal_fs < 1.01L,
+			"+50 ppm edge " + std::to_string(k) + " within 1 fs");
+	}
+	for (uint64_t ps : {0ull, 7999ull, 8000ull, 1000000000ull, 999999999999ull}) {
+		uint64_t k = fast.cycle_at_ps(ps);
+		require(fast.edge_ps(k) <= ps && fast.edge_ps(k + 1) > ps,
+			"cycle_at_ps(" + std::to_string(ps) + ") is the clock in force");
+	}
+	require_throws<std::invalid_argument>([] { ClockTimebase(1000001); }, "1000 ppm", "beyond 1000 ppm");
+}
+
+void test_cable_between_macs()
+{
+	// Port A of a fast switch sends a frame; it reaches port B's wire exactly the cable's delay
+	// after its first bit left, whatever the two clocks.
+	ClockTimebase fast(50000), slow(-50000);
+	MacModelConfig a_config{"a", LinkTiming::ethernet(), 16384, 8000, &fast};
+	MacModelConfig b_config{"b", LinkTiming::ethernet(), 16384, 8000, &slow};
+	MacModel a(a_config), b(b_config);
+	CableWire cable(500000, "cable");
+	a.set_frame_sink(&cable);
+	b.set_frame_source(&cable);
+	struct Observer : WireObserver {
+		std::vector<std::pair<WireDirection, uint64_t>> seen;
+		void frame_on_wire(WireDirection d, uint64_t ps, const std::vector<uint8_t> &) override
+		{
+			seen.push_back({d, ps});
+		}
+	} a_observer, b_observer;
+	a.set_wire_observer(&a_observer);
+	b.set_wire_observer(&b_observer);
+	transmit_frame(a, 10, numbered_frame(100, 1));
+	require_equal(a_observer.seen.size(), 1u, "one transmit seen");
+	require_equal(a_observer.seen[0].second, fast.edge_ps(10), "first bit at the true edge of clock 10");
+	require(!cable.empty(), "frame in the cable");
+	uint64_t cycle = 0;
+	while (b_observer.seen.empty() && cycle < 10000)
+		b.receive_offer(cycle++);
+	require_equal(b_observer.seen.size(), 1u, "one receive seen");
+	require_equal(b_observer.seen[0].second, fast.edge_ps(10) + 500000, "first bit 500 ns later");
+	require(cable.empty() && !b.receive_idle(), "the frame left the cable for b's FIFO");
+	require_equal(cable.frames_carried(), 1u, "frames carried");
+}
+
 const Test tests[] = {
 	{"link timing: Ethernet and CPU port wire times", test_link_timing},
 	{"mac receive: back-to-back 60-byte frames 84 byte times (672 ns) apart", test_receive_pacing_minimum_frames},
@@ -1958,6 +2023,8 @@ const Test tests[] = {
 	{"mac: misuse throws", test_mac_misuse_throws},
 	{"mac transmit: not ready until the frame's wire time has passed", test_transmit_ready_after_wire_time},
 	{"mac transmit: padding and time of the first word", test_transmit_padding_and_time},
+	{"clock timebase: exact edges of a switch's oscillator at any ppm", test_clock_timebase},
+	{"cable: first bit at the far port exactly the delay later, across two oscillators", test_cable_between_macs},
 	{"mac transmit: CPU port back to back", test_transmit_cpu_port_back_to_back},
 	{"mac transmit: malformed tkeep counted", test_transmit_protocol_errors},
 	{"pcap round trip: sink to libpcap and source, nanoseconds exact", test_pcap_round_trip},

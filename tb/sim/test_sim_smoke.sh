@@ -4,7 +4,7 @@
 # Smoke test of the built simulator: tb/sim/test_sim_smoke.sh build/bin/pktstats-sim
 # Runs an incast (ports 0, 1, 2 at half line rate each to port 3) for 2 ms with a pcap output and
 # the ground-truth CSV, then a run serving registers on a socket to a Python client, then bad
-# command lines. Prints TAP.
+# command lines (the network's too: cables, switch indices, clocks). Prints TAP.
 
 sim=${1:?usage: $0 PATH/TO/pktstats-sim}
 case $sim in /*) ;; *) sim=$PWD/$sim ;; esac
@@ -122,13 +122,38 @@ bad() { # bad NAME EXPECTED-IN-MESSAGE ARGS...
 	shift 2
 	"$sim" "$@" >"$work/bad.out" 2>"$work/bad.err"
 	status=$?
+	# One line names the problem; at most a pointer to --help follows it.
 	check "$name: exit 2 ($status), message names $expected" \
-		sh -c 'test "$1" -eq 2 && grep -qF -- "$2" "$3" || { cat "$3"; exit 1; }' sh "$status" "$expected" "$work/bad.err"
+		sh -c 'test "$1" -eq 2 && head -1 "$3" | grep -qF -- "$2" &&
+			test "$(grep -vc "^Try .pktstats-sim --help" "$3")" -eq 1 || { cat "$3"; exit 1; }' \
+		sh "$status" "$expected" "$work/bad.err"
 }
 bad "unknown option" "--frobnicate" --frobnicate
 bad "bad port number" "port '9'" --port 9:gen=0.5 --duration 1us
 bad "bad rate" "rate '1.5'" --port 0:gen=1.5 --duration 1us
 bad "bad duration" "--duration '10parsecs'" --duration 10parsecs
+# The network simulator's command line (docs/simulator.md, "A network of switches").
+bad "cable to a port that does not exist" "port 9 does not exist" --switches 2 --cable 0.9-1.1
+bad "cable to a CPU port" "port 5 is a CPU port" --switches 2 --cable 0.1-1.5
+bad "a port cabled twice" "port 0.1 is cabled twice" --switches 2 --cable 0.1-1.1 --cable 1.2-0.1
+bad "a cable from a port to itself" "both ends are the same port" --cable 0.1-0.1
+bad "a negative delay" "delay '-5ns' is negative" --switches 2 --cable 0.1-1.1,delay=-5ns
+bad "a negative length" "length '-3m' is negative" --switches 2 --cable 0.1-1.1,length=-3m
+bad "a length without unit" "length '100' is not a length" --switches 2 --cable 0.1-1.1,length=100
+bad "a malformed cable" "expected K.N-L.M" --switches 2 --cable 0.1
+bad "a port's switch out of range" "switch 2 is out of range (--switches 2: 0..1)" \
+	--switches 2 --port 2.0:gen=0.5
+bad "a cable's switch out of range" "switch 1 is out of range (--switches 1: 0..0)" --cable 0.1-1.1
+bad "a --switch out of range" "switch 3 is out of range" --switches 2 --switch 3:ppm=1
+bad "a cabled port also given an input" "port 0.1 also has an input or a TAP interface" \
+	--switches 2 --port 0.1:gen=0.5 --cable 0.1-1.1
+bad "a cabled TAP port" "port 1.1 also has an input or a TAP interface" \
+	--switches 2 --cable 0.1-1.1 --port 1.1:tap=pstx0
+bad "too many switches" "--switches '17'" --switches 17
+bad "no switch" "--switches '0'" --switches 0
+bad "a frequency error beyond 1000 ppm" "ppm '2000'" --switch 0:ppm=2000
+bad "a negative clock offset" "offset '-1s' is negative" --switch 0:offset=-1s
+bad "an unknown switch setting" "unknown setting 'colour'" --switch 0:colour=blue
 
 # 5. --version names the commit the simulator was built from (the build's git-hash stamp, which
 # the Makefile also gives id.git_hash); --trace on the default build names the build that has it.

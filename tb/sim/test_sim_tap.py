@@ -10,7 +10,9 @@ would:
   - the switch learns a station behind pst1 and then sends its unicast frames there only;
   - stat packets configured onto port 2 come out of pst2 as UDP to port 27033;
   - a frame longer than a MAC port carries is skipped and reported, never cut;
-  - bad tap= arguments are usage errors.
+  - bad tap= arguments are usage errors;
+  - in a network of two switches joined by a cable, TAP interfaces on port 0.0 and port 1.3:
+    broadcasts sent into either come out of the other, through both switches and the cable.
 Without root, network namespaces or /dev/net/tun, the checks are reported as skipped.
 """
 
@@ -176,6 +178,47 @@ def run(sim, work):
           "TAP pst0" in out and "1 frames from TAP pst0 skipped" in out, out[-800:] + err)
 
 
+def run_network(sim, work):
+    """Two switches, a 100 m cable between ports 0.1 and 1.1, TAP interfaces on 0.0 and 1.3."""
+    proc = subprocess.Popen(["ip", "netns", "exec", NAMESPACE, sim, "--switches", "2",
+                             "--cable", "0.1-1.1,length=100m", "--port", "0.0:tap=pstn0",
+                             "--port", "1.3:tap=pstn1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        enter_namespace(NAMESPACE)
+        for _ in range(200):
+            try:
+                if socket.if_nametoindex("pstn0") and socket.if_nametoindex("pstn1"):
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the TAP interfaces of the network did not appear")
+        taps = [packet_socket("pstn0"), packet_socket("pstn1")]
+        for into, out_of in ((0, 1), (1, 0)):
+            sent = [frame(b"\xff" * 6, bytes.fromhex("02000000066%d" % into), 400 + i) for i in range(10)]
+            for data in sent:
+                taps[into].send(data)
+            got = receive(taps[out_of], len(sent), 30, lambda d: ours(d) and d[6:12] == sent[0][6:12])
+            check(f"network: broadcasts into the TAP of switch {into} come out of switch "
+                  f"{out_of}'s, over the cable, whole and in order", got == sent,
+                  f"{len(got)} of {len(sent)} frames")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+    check("network: SIGINT ends the run with status 0, the summary names both TAP ports",
+          proc.returncode == 0 and "TAP pstn0" in out and "TAP pstn1" in out,
+          f"status {proc.returncode}\n" + out[-800:] + err)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -189,7 +232,10 @@ def main():
              "stat packets come out of a TAP port as UDP to 27033",
              "an oversized frame is skipped, the next one passes",
              "SIGINT ends the run with status 0",
-             "the summary names the TAP ports and the skipped frame"]
+             "the summary names the TAP ports and the skipped frame",
+             "network: broadcasts into the TAP of switch 0 come out of switch 1's, over the cable, whole and in order",
+             "network: broadcasts into the TAP of switch 1 come out of switch 0's, over the cable, whole and in order",
+             "network: SIGINT ends the run with status 0, the summary names both TAP ports"]
     setup = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
     if not os.path.exists("/dev/net/tun") or setup.returncode != 0:
         why = "no /dev/net/tun" if not os.path.exists("/dev/net/tun") else setup.stderr.strip()
@@ -202,6 +248,13 @@ def main():
                 run(sim, work)
             except (OSError, RuntimeError, subprocess.SubprocessError) as error:
                 check("the TAP run completed", False, str(error))
+            setup = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
+            try:
+                if setup.returncode != 0:
+                    raise RuntimeError("ip netns add: " + setup.stderr.strip())
+                run_network(sim, work)
+            except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+                check("the network TAP run completed", False, str(error))
     for i, (name, passed, detail) in enumerate(results, 1):
         print(f"{'ok' if passed else 'not ok'} {i} - {name}")
         if not passed and detail:

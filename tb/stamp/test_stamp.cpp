@@ -30,6 +30,7 @@
 
 #include "Vpktstats_core.h"
 #include "axil_master.h"
+#include "core_streams.h"
 #include "tap_runner.h"
 #include "verilated.h"
 
@@ -183,37 +184,7 @@ struct Harness {
 		return {(uint32_t)(dut.tod_seconds & 0xffffffffu), (uint32_t)dut.tod_nanoseconds};
 	}
 
-	void drive()
-	{
-		uint8_t valid = 0, last = 0;
-		uint64_t keep = 0;
-		for (unsigned p = 0; p < 8; p++) {
-			uint64_t data = 0;
-			if (!input[p].empty()) {
-				const Frame &frame = input[p].front();
-				size_t offset = 8 * input_word[p];
-				uint8_t word_keep = 0;
-				for (size_t i = 0; i < 8 && offset + i < frame.size(); i++) {
-					data |= (uint64_t)frame[offset + i] << (8 * i);
-					word_keep |= (uint8_t)(1u << i);
-				}
-				valid |= (uint8_t)(1u << p);
-				if (offset + 8 >= frame.size())
-					last |= (uint8_t)(1u << p);
-				keep |= (uint64_t)word_keep << (8 * p);
-			}
-			dut.s_axis_tdata[2 * p] = (uint32_t)data;
-			dut.s_axis_tdata[2 * p + 1] = (uint32_t)(data >> 32);
-		}
-		dut.s_axis_tvalid = valid;
-		dut.s_axis_tlast = last;
-		dut.s_axis_tkeep = keep;
-		uint8_t ready = 0;
-		for (unsigned p = 0; p < 8; p++)
-			if ((ready_pattern[p] >> (cycle % 8)) & 1)
-				ready |= (uint8_t)(1u << p);
-		dut.m_axis_tready = ready;
-	}
+	void drive() { drive_core_streams(dut, input, input_word, ready_pattern, cycle); }
 
 	void finish_frame(unsigned q, const Frame &frame)
 	{

@@ -42,6 +42,13 @@ module pktstats_core #(
     input  wire [7:0]      s_axis_tvalid,
     output wire [7:0]      s_axis_tready,
     input  wire [7:0]      s_axis_tlast,
+    // RX timestamps of MAC input i (0..3) from the MAC, read with the frame's first word
+    // (docs/timestamps.md): {seconds[31:0], nanoseconds[29:0]} in bits 62i+61:62i, the time of
+    // day (tod_seconds, tod_nanoseconds below) the MAC sampled in the clock the frame's first
+    // bit arrived; rx_correction is added. Valid 0: the switch stamps the clock the first word
+    // is accepted instead (fallback, no constant latency to the wire under load)
+    input  wire [4*62-1:0] s_axis_rx_timestamp,
+    input  wire [3:0]      s_axis_rx_timestamp_valid,
 
     // Frames out of the switch, port i in slice i
     output wire [8*64-1:0] m_axis_tdata,
@@ -53,8 +60,8 @@ module pktstats_core #(
     // Wire timestamps of the frames out of MAC port i (0..3), valid in the clock of the
     // handshake of their first word on m_axis (docs/timestamps.md): stamps are
     // {seconds[31:0], nanoseconds[29:0]} in bits 62i+61:62i, corrected to the first bit on the
-    // wire; the TX stamp is that of the handshake clock, the RX stamp that of the clock the
-    // frame's first word entered the switch (valid 0 for stat packets and frames from CPU
+    // wire; the TX stamp is that of the handshake clock, the RX stamp the MAC's (s_axis_rx_timestamp)
+    // or, without it, that of the clock the frame's first word entered the switch (valid 0 for stat packets and frames from CPU
     // ports), the residence time TX minus RX in signed ns (bits 32i+31:32i, 0 without RX stamp)
     output wire [4*62-1:0] m_axis_rx_timestamp,
     output wire [3:0]      m_axis_rx_timestamp_valid,
@@ -335,6 +342,8 @@ stamp_block stamp_inst (
     .s_axis_tvalid(s_axis_tvalid),
     .s_axis_tready(s_axis_tready),
     .s_axis_tlast(s_axis_tlast),
+    .s_rx_stamp(s_axis_rx_timestamp),
+    .s_rx_stamp_valid(s_axis_rx_timestamp_valid),
     .m_meta(stamp_meta),
     .m_axis_tvalid(m_axis_tvalid[3:0]),
     .m_axis_tready(m_axis_tready[3:0]),

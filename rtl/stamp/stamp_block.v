@@ -32,6 +32,10 @@ module stamp_block (
     input  wire [7:0]      s_axis_tvalid,
     input  wire [7:0]      s_axis_tready,
     input  wire [7:0]      s_axis_tlast,
+    // The MAC's RX stamps of MAC input i (bits 62i+61:62i), valid (bit i) with a frame's first
+    // word; without valid the handshake clock's time of day is taken (stamp_rx)
+    input  wire [4*62-1:0] s_rx_stamp,
+    input  wire [3:0]      s_rx_stamp_valid,
     // Metadata of each input's current word, for the switch: port i in bits 63i+62:63i,
     // {valid, seconds[31:0], nanoseconds[29:0]} (valid 0 on the CPU ports)
     output wire [8*63-1:0] m_meta,
@@ -87,6 +91,8 @@ stamp_rx rx_inst (
     .s_axis_tlast(s_axis_tlast),
     .tod_seconds(tod_seconds[31:0]),
     .tod_nanoseconds(tod_nanoseconds),
+    .s_rx_stamp(s_rx_stamp),
+    .s_rx_stamp_valid(s_rx_stamp_valid),
     .rx_correction(rx_correction),
     .m_meta(m_meta),
     .last_rx(last_rx)

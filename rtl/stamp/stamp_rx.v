@@ -2,12 +2,16 @@
  * stamp_rx: the RX timestamp point of the MAC ports (docs/timestamps.md).
  *
  * Watches the switch's input handshakes. The RX stamp of a frame from MAC port i (i < 4) is
- * the time of day of the clock in which its first word is accepted (s_axis_tvalid[i] &&
- * s_axis_tready[i] with no frame open on that input), plus rx_correction[i]. It goes with
+ * the MAC's stamp of it, s_rx_stamp[i] (the time of day the MAC sampled in the clock the
+ * frame's first bit arrived on the wire), if s_rx_stamp_valid[i] is set with the frame's first
+ * word; otherwise (fallback, a MAC without timestamping) the time of day of the clock in which
+ * its first word is accepted (s_axis_tvalid[i] && s_axis_tready[i] with no frame open on that
+ * input). Either way rx_correction[i] is added. It goes with
  * every word of the frame as metadata (m_meta, slice i: {valid, seconds[31:0],
  * nanoseconds[29:0]}), into the input arbiter next to the word:
  *
- *   time of day --> stamp_correct (+ rx_correction[i]) --> live[i] --.
+ *   s_rx_stamp_valid[i] ? s_rx_stamp[i] : time of day
+ *               --> stamp_correct (+ rx_correction[i]) --> live[i] --.
  *                                                                    +-- first word: live[i]
  *   s_axis handshake, first word of port i --> held[i] <= live[i] ---'   later words: held[i]
  *                                                                          |
@@ -34,6 +38,12 @@ module stamp_rx (
     input  wire [31:0]   tod_seconds,
     input  wire [29:0]   tod_nanoseconds,
 
+    // The MAC's RX stamps, valid with the first word of a frame: {seconds[31:0],
+    // nanoseconds[29:0]} of MAC port i in bits 62i+61:62i, valid in bit i (read only in the
+    // clock of a first word's handshake)
+    input  wire [4*62-1:0] s_rx_stamp,
+    input  wire [3:0]      s_rx_stamp_valid,
+
     // Signed nanosecond corrections, MAC port i in bits 30i+29:30i
     input  wire [4*30-1:0] rx_correction,
 
@@ -55,8 +65,8 @@ genvar i;
 generate
     for (i = 0; i < 4; i = i + 1) begin : port
         stamp_correct correct_inst (
-            .in_seconds(tod_seconds),
-            .in_nanoseconds(tod_nanoseconds),
+            .in_seconds(s_rx_stamp_valid[i] ? s_rx_stamp[62*i+30 +: 32] : tod_seconds),
+            .in_nanoseconds(s_rx_stamp_valid[i] ? s_rx_stamp[62*i +: 30] : tod_nanoseconds),
             .correction(rx_correction[30*i +: 30]),
             .out_seconds(live[62*i+30 +: 32]),
             .out_nanoseconds(live[62*i +: 30])

@@ -63,6 +63,8 @@ pktstats_core dut (
     .s_axis_tvalid(s_axis_tvalid),
     .s_axis_tready(s_axis_tready),
     .s_axis_tlast(s_axis_tlast),
+    .s_axis_rx_timestamp({4*62{1'b0}}),
+    .s_axis_rx_timestamp_valid(4'd0),
     .m_axis_tdata(m_axis_tdata),
     .m_axis_tkeep(m_axis_tkeep),
     .m_axis_tvalid(m_axis_tvalid),

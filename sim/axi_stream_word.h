@@ -18,6 +18,10 @@ struct AxiStreamWord {
 	uint64_t data = 0;  // tdata[63:0]
 	uint8_t keep = 0;   // tkeep[7:0]
 	bool last = false;  // tlast
+	// Receive side of a MAC port, first word of a frame: the MAC's RX timestamp
+	// (s_axis_rx_timestamp {seconds[31:0], nanoseconds[29:0]} and its valid)
+	bool stamp_valid = false;
+	uint64_t stamp = 0;
 };
 
 } // namespace pktstats_sim

@@ -90,9 +90,10 @@ void MacModel::advance_receive_wire(uint64_t time_ps)
 		if (frame_on_wire_arrival_ps_ > time_ps)
 			return;
 		size_t length = frame_on_wire_bytes_.size();
+		WireStamp stamp;
 		if (wire_observer_ != nullptr)
-			wire_observer_->frame_on_wire(WireDirection::receive, frame_on_wire_start_ps_,
-						      frame_on_wire_bytes_);
+			stamp = wire_observer_->frame_on_wire(WireDirection::receive,
+							      frame_on_wire_start_ps_, frame_on_wire_bytes_);
 		counters_.frames_received++;
 		counters_.bytes_received += length;
 		if (receive_fifo_used_bytes_ + length > config_.receive_fifo_bytes) {
@@ -100,7 +101,7 @@ void MacModel::advance_receive_wire(uint64_t time_ps)
 			counters_.bytes_dropped += length;
 		} else {
 			receive_fifo_used_bytes_ += length;
-			receive_fifo_.push_back(ReceivedFrame{std::move(frame_on_wire_bytes_), 0});
+			receive_fifo_.push_back(ReceivedFrame{std::move(frame_on_wire_bytes_), 0, 0, stamp});
 		}
 		frame_on_wire_bytes_.clear();
 		frame_on_wire_ = false;
@@ -134,7 +135,12 @@ AxiStreamWord MacModel::receive_offer(uint64_t cycle)
 	const ReceivedFrame &head = receive_fifo_.front();
 	offered_valid_ = true;
 	offered_cycle_ = cycle;
-	return word_of(head.bytes, head.next_word);
+	AxiStreamWord word = word_of(head.bytes, head.next_word);
+	if (head.next_word == 0 && head.stamp.valid) {
+		word.stamp_valid = true;
+		word.stamp = (uint64_t)head.stamp.seconds << 30 | (head.stamp.nanoseconds & 0x3fffffffu);
+	}
+	return word;
 }
 
 void MacModel::receive_accept(uint64_t cycle)

@@ -15,6 +15,11 @@
 //     ... evaluate the switch ...
 //     if (word.valid && switch_tready) mac.receive_accept(cycle);
 //
+// A wire observer, if set, is told of each frame at its arrival and returns its RX timestamp:
+// the switch's time of day in the clock of the frame's first bit on the wire, as a PTP MAC
+// samples it. The model hands it in with the frame's first word (AxiStreamWord::stamp, the
+// core's s_axis_rx_timestamp sideband).
+//
 // Every frame the switch took whole (its last word accepted) also goes to the receive sink, if
 // one is set, with the time of the clock in which the switch accepted its first word: a record
 // of what the port delivered into the switch, MAC drops excluded.
@@ -136,6 +141,7 @@ private:
 		std::vector<uint8_t> bytes;
 		size_t next_word = 0;          // index of the word offered next
 		uint64_t first_word_cycle = 0; // when the switch took word 0
+		WireStamp stamp;               // the RX timestamp of its first bit (wire observer)
 	};
 
 	void check_cycle(uint64_t cycle, const char *operation);

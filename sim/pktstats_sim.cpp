@@ -702,6 +702,14 @@ struct TimeOfDay {
 	uint32_t nanoseconds = 0, fraction = 0;
 };
 
+// The core's stamps of a frame out of a MAC port, in its first word's handshake clock:
+// m_axis_tx_timestamp, m_axis_rx_timestamp (and valid), m_axis_residence_time.
+struct HardwareStamps {
+	uint64_t tx = 0, rx = 0; // {seconds[31:0], nanoseconds[29:0]}
+	bool rx_valid = false;
+	int32_t residence = 0;
+};
+
 class WireTruthFile {
 public:
 	explicit WireTruthFile(const std::string &path) : path_(path)
@@ -711,23 +719,34 @@ public:
 			throw std::runtime_error(path + ": " + strerror(errno));
 		setvbuf(file_, nullptr, _IOFBF, 1 << 20);
 		fprintf(file_, "switch,port,direction,true_time_ps,clock,tod_seconds,tod_nanoseconds,"
-			       "tod_fraction,length,frame_hash\n");
+			       "tod_fraction,length,frame_hash,hw_tx_seconds,hw_tx_nanoseconds,"
+			       "hw_rx_seconds,hw_rx_nanoseconds,hw_residence_ns\n");
 	}
 	~WireTruthFile()
 	{
 		if (file_)
 			fclose(file_);
 	}
+	// `hw`: the core's stamps of a frame leaving the port (tx lines; null on rx lines).
 	void record(unsigned switch_index, unsigned port, WireDirection direction, uint64_t time_ps,
-		    uint64_t cycle, const TimeOfDay &tod, const std::vector<uint8_t> &bytes)
+		    uint64_t cycle, const TimeOfDay &tod, const std::vector<uint8_t> &bytes,
+		    const HardwareStamps *hw)
 	{
 		// FNV-1a over the frame as the wire carried it: the same frame at both ends of a cable
 		uint64_t hash = 0xcbf29ce484222325u;
 		for (uint8_t b : bytes)
 			hash = (hash ^ b) * 0x100000001b3u;
-		fprintf(file_, "%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%zu,%016" PRIx64 "\n",
+		fprintf(file_, "%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%zu,%016" PRIx64,
 			switch_index, port, direction == WireDirection::transmit ? "tx" : "rx", time_ps,
 			cycle, tod.seconds, tod.nanoseconds, tod.fraction, bytes.size(), hash);
+		if (hw == nullptr)
+			fputs(",,,,,\n", file_);
+		else if (!hw->rx_valid)
+			fprintf(file_, ",%" PRIu64 ",%u,,,\n", hw->tx >> 30, (unsigned)(hw->tx & 0x3fffffffu));
+		else
+			fprintf(file_, ",%" PRIu64 ",%u,%" PRIu64 ",%u,%d\n", hw->tx >> 30,
+				(unsigned)(hw->tx & 0x3fffffffu), hw->rx >> 30,
+				(unsigned)(hw->rx & 0x3fffffffu), hw->residence);
 		lines_++;
 	}
 	// False (and the reason on stderr) when the file could not be written whole.
@@ -757,8 +776,8 @@ struct SwitchSimulation;
 struct PortWireObserver : WireObserver {
 	SwitchSimulation *owner = nullptr;
 	unsigned port = 0;
-	void frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
-			   const std::vector<uint8_t> &bytes) override;
+	WireStamp frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
+				const std::vector<uint8_t> &bytes) override;
 };
 
 struct SwitchSimulation {
@@ -790,13 +809,17 @@ struct SwitchSimulation {
 	uint64_t cycle = 0; // clocks since the end of reset
 	bool traffic_started = false;
 	uint64_t traffic_start_cycle = 0;
-	// The wire truth: the time of day after every clock edge of the last `tod_history_size`
-	// clocks, so that a frame's first bit, told when its last byte has arrived (up to 1538
-	// byte times later), finds the reading of its own clock.
+	// The time of day after every clock edge of the last `tod_history_size` clocks, so that a
+	// frame's first bit, told when its last byte has arrived (up to 1538 byte times later),
+	// finds the reading of its own clock: the MAC's RX timestamp of the frame and its wire
+	// truth lines.
 	static constexpr uint64_t tod_history_size = 8192;
 	WireTruthFile *wire_truth = nullptr;
 	std::vector<TimeOfDay> tod_history;
 	PortWireObserver wire_observers[mac_port_count];
+	// The core's stamps of the frame being sent on each MAC port (wire truth only)
+	HardwareStamps transmit_stamps[mac_port_count];
+	uint8_t transmit_in_frame = 0;
 #if VM_TRACE
 	std::unique_ptr<VerilatedFstC> trace;
 #endif
@@ -830,8 +853,7 @@ struct SwitchSimulation {
 		if (options.network())
 			timebase = std::make_unique<ClockTimebase>(switch_options.ppb);
 		wire_truth = wire_truth_file;
-		if (wire_truth)
-			tod_history.resize(tod_history_size);
+		tod_history.resize(tod_history_size);
 		for (unsigned p = 0; p < port_count; p++) {
 			MacModelConfig config;
 			config.name = (p < mac_port_count ? "mac" : "cpu") + port_name(p);
@@ -842,7 +864,7 @@ struct SwitchSimulation {
 			// switch's arithmetic (and cost).
 			config.timebase = timebase && timebase->ppb() != 0 ? timebase.get() : nullptr;
 			macs.push_back(std::make_unique<MacModel>(config));
-			if (wire_truth && p < mac_port_count) {
+			if (p < mac_port_count) {
 				wire_observers[p].owner = this;
 				wire_observers[p].port = p;
 				macs[p]->set_wire_observer(&wire_observers[p]);
@@ -1014,24 +1036,65 @@ struct SwitchSimulation {
 		return t;
 	}
 
-	// The switch's clock reading at true time `ps`: the time of day held in the clock in force
-	// then (set by the last edge at or before it), as a timestamp taken in that clock reads it.
-	void record_wire(unsigned port, WireDirection direction, uint64_t ps, const std::vector<uint8_t> &bytes)
+	// The switch's clock reading at true time `ps`: the time of day a register clocked by the
+	// first edge at or after `ps` samples, i.e. the time of day set by the last edge before
+	// `ps` (an instant exactly at an edge belongs to the clock that edge ends: a frame's first
+	// word handshaked at edge c goes on the wire at edge c, in the clock the TX stamp is taken).
+	// It is the RX timestamp the MAC hands in with a received frame and, with the wire truth
+	// file, that line's reading (one computation for both).
+	WireStamp record_wire(unsigned port, WireDirection direction, uint64_t ps, const std::vector<uint8_t> &bytes)
 	{
-		uint64_t at = timebase->cycle_at_ps(ps);
+		if (ps == 0)
+			throw std::logic_error("a frame's first bit at true time 0, before the first clock");
+		uint64_t at = timebase ? timebase->cycle_at_ps(ps - 1) : (ps - 1) / clock_period_ps;
 		if (at > cycle || cycle - at >= tod_history_size)
 			throw std::logic_error("switch " + std::to_string(index) + " port " + std::to_string(port) +
 					       ": a frame's first bit at " + std::to_string(ps) +
 					       " ps is outside the clock history (clock " + std::to_string(at) +
 					       ", now " + std::to_string(cycle) + ")");
-		wire_truth->record(index, port, direction, ps, at, tod_history[at % tod_history_size], bytes);
+		const TimeOfDay &tod = tod_history[at % tod_history_size];
+		if (wire_truth)
+			wire_truth->record(index, port, direction, ps, at, tod, bytes,
+					   direction == WireDirection::transmit ? &transmit_stamps[port] : nullptr);
+		WireStamp stamp;
+		stamp.valid = true;
+		stamp.seconds = (uint32_t)tod.seconds;
+		stamp.nanoseconds = tod.nanoseconds;
+		return stamp;
+	}
+
+	static uint64_t wide_bits(const uint32_t *words, unsigned lsb, unsigned width)
+	{
+		uint64_t value = 0;
+		for (unsigned b = 0; b < width; b++)
+			value |= (uint64_t)(words[(lsb + b) / 32] >> ((lsb + b) % 32) & 1u) << b;
+		return value;
+	}
+
+	static void set_wide_bits(uint32_t *words, unsigned lsb, unsigned width, uint64_t value)
+	{
+		for (unsigned b = 0; b < width; b++) {
+			uint32_t mask = 1u << ((lsb + b) % 32);
+			uint32_t &word = words[(lsb + b) / 32];
+			word = (value >> b & 1u) ? word | mask : word & ~mask;
+		}
+	}
+
+	// The core's stamps of MAC port p's output in this clock (its first word's handshake).
+	void sample_transmit_stamps(unsigned p)
+	{
+		HardwareStamps &h = transmit_stamps[p];
+		h.tx = wide_bits(&dut.m_axis_tx_timestamp[0], 62 * p, 62);
+		h.rx = wide_bits(&dut.m_axis_rx_timestamp[0], 62 * p, 62);
+		h.rx_valid = (dut.m_axis_rx_timestamp_valid >> p) & 1;
+		h.residence = (int32_t)(uint32_t)wide_bits(&dut.m_axis_residence_time[0], 32 * p, 32);
 	}
 
 	// One clock. Returns true when anything moved on a stream port.
 	bool step()
 	{
 		AxiStreamWord offered[port_count];
-		uint8_t valid = 0, last = 0, ready = 0;
+		uint8_t valid = 0, last = 0, ready = 0, stamp_valid = 0;
 		uint64_t keep = 0;
 		for (unsigned p = 0; p < port_count; p++) {
 			offered[p] = macs[p]->receive_offer(cycle);
@@ -1043,6 +1106,10 @@ struct SwitchSimulation {
 				valid |= (uint8_t)(1u << p);
 				last |= (uint8_t)((w.last ? 1u : 0u) << p);
 				keep |= (uint64_t)w.keep << (8 * p);
+				if (w.stamp_valid) {
+					stamp_valid |= (uint8_t)(1u << p);
+					set_wide_bits(&dut.s_axis_rx_timestamp[0], 62 * p, 62, w.stamp);
+				}
 			}
 			if (macs[p]->transmit_ready(cycle))
 				ready |= (uint8_t)(1u << p);
@@ -1050,6 +1117,7 @@ struct SwitchSimulation {
 		dut.s_axis_tvalid = valid;
 		dut.s_axis_tlast = last;
 		dut.s_axis_tkeep = keep;
+		dut.s_axis_rx_timestamp_valid = stamp_valid;
 		dut.m_axis_tready = ready;
 		bus.drive();
 		dut.clk = 0;
@@ -1068,14 +1136,19 @@ struct SwitchSimulation {
 						 (uint64_t)dut.m_axis_tdata[2 * p + 1] << 32;
 					w.keep = (uint8_t)(dut.m_axis_tkeep >> (8 * p));
 					w.last = (dut.m_axis_tlast >> p) & 1;
+					if (wire_truth && p < mac_port_count) {
+						if (!((transmit_in_frame >> p) & 1))
+							sample_transmit_stamps(p);
+						transmit_in_frame = (uint8_t)((transmit_in_frame & ~(1u << p)) |
+									      (w.last ? 0u : 1u << p));
+					}
 				}
 		bus.sample();
 
 		dut.clk = 1;
 		eval_and_dump();
 		trace_time_ps += clock_period_ps / 2;
-		if (wire_truth)
-			tod_history[cycle % tod_history_size] = time_of_day();
+		tod_history[cycle % tod_history_size] = time_of_day();
 
 		for (unsigned p = 0; p < port_count; p++) {
 			if ((in_fire >> p) & 1)
@@ -1130,10 +1203,10 @@ struct SwitchSimulation {
 	}
 };
 
-void PortWireObserver::frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
-				     const std::vector<uint8_t> &bytes)
+WireStamp PortWireObserver::frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
+					  const std::vector<uint8_t> &bytes)
 {
-	owner->record_wire(port, direction, first_bit_ps, bytes);
+	return owner->record_wire(port, direction, first_bit_ps, bytes);
 }
 
 // ---------------------------------------------------------------------------------------------

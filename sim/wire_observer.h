@@ -18,11 +18,21 @@ namespace pktstats_sim {
 
 enum class WireDirection { receive, transmit };
 
+// A MAC's RX timestamp of a frame: the switch's time of day (low 32 bits of the seconds,
+// nanoseconds) in the clock of its first bit on the wire; valid false: none.
+struct WireStamp {
+	bool valid = false;
+	uint32_t seconds = 0;
+	uint32_t nanoseconds = 0;
+};
+
 class WireObserver {
 public:
 	virtual ~WireObserver() = default;
-	// `bytes`: the frame as the wire carries it (padded, without FCS).
-	virtual void frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
+	// `bytes`: the frame as the wire carries it (padded, without FCS). Returns, for a received
+	// frame, the RX timestamp the MAC hands in with it (the switch's clock reading at
+	// `first_bit_ps`); ignored for a transmitted one.
+	virtual WireStamp frame_on_wire(WireDirection direction, uint64_t first_bit_ps,
 				   const std::vector<uint8_t> &bytes) = 0;
 };
 

@@ -1989,9 +1989,10 @@ void test_cable_between_macs()
 	b.set_frame_source(&cable);
 	struct Observer : WireObserver {
 		std::vector<std::pair<WireDirection, uint64_t>> seen;
-		void frame_on_wire(WireDirection d, uint64_t ps, const std::vector<uint8_t> &) override
+		WireStamp frame_on_wire(WireDirection d, uint64_t ps, const std::vector<uint8_t> &) override
 		{
 			seen.push_back({d, ps});
+			return WireStamp();
 		}
 	} a_observer, b_observer;
 	a.set_wire_observer(&a_observer);

@@ -1063,20 +1063,25 @@ struct SwitchSimulation {
 		return stamp;
 	}
 
+	// Bits lsb + width - 1 : lsb of a Verilated wide signal (width <= 64)
 	static uint64_t wide_bits(const uint32_t *words, unsigned lsb, unsigned width)
 	{
-		uint64_t value = 0;
-		for (unsigned b = 0; b < width; b++)
-			value |= (uint64_t)(words[(lsb + b) / 32] >> ((lsb + b) % 32) & 1u) << b;
-		return value;
+		unsigned __int128 value = 0;
+		unsigned first = lsb / 32, last = (lsb + width - 1) / 32;
+		for (unsigned k = first; k <= last; k++)
+			value |= (unsigned __int128)words[k] << (32 * (k - first));
+		value >>= lsb % 32;
+		return (uint64_t)value & (width == 64 ? ~0ull : (1ull << width) - 1);
 	}
 
 	static void set_wide_bits(uint32_t *words, unsigned lsb, unsigned width, uint64_t value)
 	{
-		for (unsigned b = 0; b < width; b++) {
-			uint32_t mask = 1u << ((lsb + b) % 32);
-			uint32_t &word = words[(lsb + b) / 32];
-			word = (value >> b & 1u) ? word | mask : word & ~mask;
+		unsigned first = lsb / 32, last = (lsb + width - 1) / 32;
+		unsigned __int128 mask = ((unsigned __int128)(width == 64 ? ~0ull : (1ull << width) - 1)) << (lsb % 32);
+		unsigned __int128 bits = (unsigned __int128)value << (lsb % 32);
+		for (unsigned k = first; k <= last; k++) {
+			uint32_t m = (uint32_t)(mask >> (32 * (k - first)));
+			words[k] = (words[k] & ~m) | ((uint32_t)(bits >> (32 * (k - first))) & m);
 		}
 	}
 

@@ -55,7 +55,9 @@ module stamp_rx (
     output wire [4*62-1:0] last_rx
 );
 
-wire [4*62-1:0] live;
+wire [4*62-1:0] live;   // corrected time of day of this clock
+wire [4*62-1:0] given;  // corrected MAC stamps
+wire [4*62-1:0] first;  // the RX stamp of a first word in this clock
 reg  [3:0]      in_frame_reg = 4'd0;
 reg  [4*62-1:0] held_reg = {4*62{1'b0}};
 
@@ -64,14 +66,24 @@ wire [3:0] handshake = s_axis_tvalid[3:0] & s_axis_tready[3:0];
 genvar i;
 generate
     for (i = 0; i < 4; i = i + 1) begin : port
+        // Two adders rather than one behind a multiplexer: the time-of-day one depends on
+        // registers only (evaluated once per clock by Verilator, as before the sideband)
         stamp_correct correct_inst (
-            .in_seconds(s_rx_stamp_valid[i] ? s_rx_stamp[62*i+30 +: 32] : tod_seconds),
-            .in_nanoseconds(s_rx_stamp_valid[i] ? s_rx_stamp[62*i +: 30] : tod_nanoseconds),
+            .in_seconds(tod_seconds),
+            .in_nanoseconds(tod_nanoseconds),
             .correction(rx_correction[30*i +: 30]),
             .out_seconds(live[62*i+30 +: 32]),
             .out_nanoseconds(live[62*i +: 30])
         );
-        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg[62*i +: 62] : live[62*i +: 62]};
+        stamp_correct mac_correct_inst (
+            .in_seconds(s_rx_stamp[62*i+30 +: 32]),
+            .in_nanoseconds(s_rx_stamp[62*i +: 30]),
+            .correction(rx_correction[30*i +: 30]),
+            .out_seconds(given[62*i+30 +: 32]),
+            .out_nanoseconds(given[62*i +: 30])
+        );
+        assign first[62*i +: 62] = s_rx_stamp_valid[i] ? given[62*i +: 62] : live[62*i +: 62];
+        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg[62*i +: 62] : first[62*i +: 62]};
     end
 endgenerate
 
@@ -87,7 +99,7 @@ always @(posedge clk) begin
         if (handshake[p]) begin
             in_frame_reg[p] <= !s_axis_tlast[p];
             if (!in_frame_reg[p]) begin
-                held_reg[62*p +: 62] <= live[62*p +: 62];
+                held_reg[62*p +: 62] <= first[62*p +: 62];
             end
         end
     end

@@ -451,6 +451,62 @@ void test_receive_backpressure()
 	require_equal(frames, 6, "frames delivered under back-pressure");
 }
 
+void test_receive_rx_timestamps()
+{
+	// The wire observer's stamp of each frame (its first bit) comes with that frame's first
+	// word only, however long the frame waited in the FIFO; without an observer, none.
+	ListFrameSource source;
+	for (int i = 0; i < 6; i++)
+		source.add(0, numbered_frame(100 + (size_t)i * 13, (uint8_t)i));
+	MacModel mac(MacModelConfig{"mac0", LinkTiming::ethernet(), 16384, 8000});
+	mac.set_frame_source(&source);
+	struct Stamper : WireObserver {
+		std::vector<uint64_t> first_bits;
+		WireStamp frame_on_wire(WireDirection, uint64_t ps, const std::vector<uint8_t> &) override
+		{
+			first_bits.push_back(ps);
+			WireStamp stamp;
+			stamp.valid = true;
+			stamp.seconds = 7;
+			stamp.nanoseconds = (uint32_t)(ps / 1000);
+			return stamp;
+		}
+	} stamper;
+	mac.set_wire_observer(&stamper);
+	size_t frames = 0, word_index = 0;
+	for (uint64_t cycle = 0; cycle < 40000 && frames < 6; cycle++) {
+		AxiStreamWord word = mac.receive_offer(cycle);
+		// The switch takes nothing for the first 20 us: the frames wait in the FIFO.
+		if (!word.valid || cycle < 2500 || cycle % 2 == 0)
+			continue;
+		if (word_index == 0) {
+			require(frames < stamper.first_bits.size(), "frame told to the observer before the switch takes it");
+			require(word.stamp_valid && word.stamp == ((uint64_t)7 << 30 | stamper.first_bits[frames] / 1000),
+				"frame " + std::to_string(frames) + ": its first bit's stamp on its first word");
+		} else {
+			require(!word.stamp_valid, "no stamp on a later word");
+		}
+		mac.receive_accept(cycle);
+		word_index = word.last ? 0 : word_index + 1;
+		frames += word.last ? 1 : 0;
+	}
+	require_equal(frames, (size_t)6, "frames delivered");
+
+	ListFrameSource plain_source;
+	plain_source.add(0, numbered_frame(60, 1));
+	MacModel plain(MacModelConfig{"mac1", LinkTiming::ethernet(), 16384, 8000});
+	plain.set_frame_source(&plain_source);
+	bool seen = false;
+	for (uint64_t cycle = 0; cycle < 1000 && !seen; cycle++) {
+		AxiStreamWord word = plain.receive_offer(cycle);
+		if (word.valid) {
+			require(!word.stamp_valid, "no stamp without a wire observer");
+			seen = true;
+		}
+	}
+	require(seen, "the frame was offered");
+}
+
 void test_receive_cpu_port_word_per_clock()
 {
 	ListFrameSource source;
@@ -2019,6 +2075,7 @@ const Test tests[] = {
 	{"mac receive: word layout, tkeep, tlast, padding to 60 bytes", test_receive_word_layout_and_padding},
 	{"mac receive: FIFO overflow counted as MAC drops", test_receive_fifo_overflow},
 	{"mac receive: offered word held under back-pressure", test_receive_backpressure},
+	{"mac receive: the wire observer's RX stamp of each frame on its first word", test_receive_rx_timestamps},
 	{"mac receive: the receive sink records what the switch took", test_receive_sink_records_delivered_frames},
 	{"mac receive: CPU port one word per clock", test_receive_cpu_port_word_per_clock},
 	{"mac: misuse throws", test_mac_misuse_throws},

@@ -1044,9 +1044,10 @@ struct SwitchSimulation {
 	// file, that line's reading (one computation for both).
 	WireStamp record_wire(unsigned port, WireDirection direction, uint64_t ps, const std::vector<uint8_t> &bytes)
 	{
-		if (ps == 0)
-			throw std::logic_error("a frame's first bit at true time 0, before the first clock");
-		uint64_t at = timebase ? timebase->cycle_at_ps(ps - 1) : (ps - 1) / clock_period_ps;
+		// (A first bit at true time 0, before any edge, a single switch's traffic from its
+		// first clock: clock 0's reading.)
+		uint64_t before = ps == 0 ? 0 : ps - 1;
+		uint64_t at = timebase ? timebase->cycle_at_ps(before) : before / clock_period_ps;
 		if (at > cycle || cycle - at >= tod_history_size)
 			throw std::logic_error("switch " + std::to_string(index) + " port " + std::to_string(port) +
 					       ": a frame's first bit at " + std::to_string(ps) +

@@ -6,16 +6,21 @@
  * frame's first bit arrived on the wire), if s_rx_stamp_valid[i] is set with the frame's first
  * word; otherwise (fallback, a MAC without timestamping) the time of day of the clock in which
  * its first word is accepted (s_axis_tvalid[i] && s_axis_tready[i] with no frame open on that
- * input). Either way rx_correction[i] is added. It goes with
- * every word of the frame as metadata (m_meta, slice i: {valid, seconds[31:0],
- * nanoseconds[29:0]}), into the input arbiter next to the word:
+ * input). Either way rx_correction[i] is added. It goes with every word of the frame as
+ * metadata (m_meta, slice i: {valid, seconds[31:0], nanoseconds[29:0]}), into the input
+ * arbiter next to the word:
  *
- *   s_rx_stamp_valid[i] ? s_rx_stamp[i] : time of day
- *               --> stamp_correct (+ rx_correction[i]) --> live[i] --.
- *                                                                    +-- first word: live[i]
- *   s_axis handshake, first word of port i --> held[i] <= live[i] ---'   later words: held[i]
+ *   s_rx_stamp[i] --> stamp_correct (+ rx_correction[i]) --> given[i] --.
+ *                                                        s_rx_stamp_valid[i] ? --> first[i]
+ *   time of day   --> stamp_correct (+ rx_correction[i]) --> live[i] ---'              |
+ *                                                                   first word: first[i]
+ *   s_axis handshake, first word of port i --> held[i] <= first[i]  later words: held[i]
  *                                                                          |
  *                                                     m_meta[i] = {1, .} <-'
+ *
+ * Two correctors per port rather than one behind a multiplexer: the time of day's depends on
+ * registers only, so a cycle simulator (Verilator) evaluates it once per clock, not on every
+ * change of the inputs.
  *
  * CPU ports (4..7) carry no stamp: their slices are all zero (valid bit 0). held[i] is also
  * the last RX stamp of port i (last_rx, for the registers).

@@ -44,6 +44,8 @@ from fractions import Fraction
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
 import pktstats_sim  # noqa: E402
+import two_switches  # noqa: E402
+from two_switches import CABLES, OFFSET_NS, PPM  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 R = pktstats_sim.registers()
@@ -51,30 +53,10 @@ PORTS = 8
 STAT_PORT = 7
 CLOCK_NS = 8
 DURATION_MS = 10
-OFFSET_NS = {0: 0, 1: 1500000000}
-PPM = {0: 50, 1: -50}
-# (switch, port) -> (switch, port, delay in ps)
-CABLES = [((0, 1), (1, 2), 500000), ((0, 2), (1, 1), 10000000)]
-
-
-def mac(n):
-    return 0x020000000000 | n
-
-
-# Static table entries per switch: generator destinations (port M's address, 02:..:M+1) that
-# cross a cable, then leave the far switch on a port with no cable.
-TABLES = {
-    0: {mac(2): 1, mac(3): 2, mac(5): 0, mac(6): 3},
-    1: {mac(5): 1, mac(6): 2, mac(2): 0, mac(3): 3},
-}
 
 
 def arguments(work, seed):
-    args = ["--seed", str(seed), "--switches", "2",
-            "--switch", "0:ppm=%d" % PPM[0],
-            "--switch", "1:socket=%s,ppm=%d,offset=1.5s" % (os.path.join(work, "s1.sock"), PPM[1]),
-            "--cable", "0.1-1.2,length=100m", "--cable", "0.2-1.1,length=2km",
-            "--wire-truth", os.path.join(work, "wire.csv"), "--duration", "%dms" % DURATION_MS]
+    args = two_switches.arguments(work, seed, DURATION_MS)
     traffic = {0: [(0, "gen=0.7,size=60-1514,on=200us,off=100us,to=1"), (3, "gen=0.5,size=imix,to=2")],
                1: [(0, "gen=0.7,size=60-1514,on=200us,off=100us,to=4"), (3, "gen=0.5,size=imix,to=5")]}
     for k, ports in traffic.items():
@@ -111,13 +93,7 @@ def check_cable_pcap(tap, rows, work):
 
 
 def configure(conn, k):
-    for index, (address, port) in enumerate(sorted(TABLES[k].items())):
-        conn.write(R["SWITCH_TABLE_INDEX"], index)
-        conn.write(R["SWITCH_TABLE_MAC_LO"], address & 0xffffffff)
-        conn.write(R["SWITCH_TABLE_MAC_HI"], address >> 32)
-        conn.write(R["SWITCH_TABLE_ENTRY"], port | R["SWITCH_TABLE_ENTRY_VALID_MASK"]
-                   | R["SWITCH_TABLE_ENTRY_STATIC_MASK"])
-        conn.write(R["SWITCH_TABLE_COMMAND"], 1)
+    two_switches.write_tables(conn, R, k)
     conn.write(R["EVCAP_OUTPUT_PORTS"], 1 << STAT_PORT)
     conn.write(R["EVCAP_FLUSH_TIMEOUT"], 12500)  # 100 us
     conn.write(R["EVCAP_CONTROL"], 1)

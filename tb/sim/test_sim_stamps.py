@@ -37,24 +37,13 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
 import pktstats_sim  # noqa: E402
+import two_switches  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 R = pktstats_sim.registers()
 MAC_PORTS = 4
 DURATION_MS = 5
-PPM = {0: 50, 1: -50}
 
-
-def mac(n):
-    return 0x020000000000 | n
-
-
-# Generator destinations (port M's address, 02:..:M+1) over a cable, then out of a port of the
-# far switch with no cable: to=1 and to=2 from switch 0, to=4 and to=5 from switch 1.
-TABLES = {
-    0: {mac(2): 1, mac(3): 2, mac(5): 0, mac(6): 3},
-    1: {mac(5): 1, mac(6): 2, mac(2): 0, mac(3): 3},
-}
 
 # Corrections of the second run, ns: (rx, tx) of switch k, port p
 def corrections(k, p):
@@ -62,11 +51,7 @@ def corrections(k, p):
 
 
 def arguments(work, seed):
-    args = ["--seed", str(seed), "--switches", "2",
-            "--switch", "0:ppm=%d" % PPM[0],
-            "--switch", "1:socket=%s,ppm=%d,offset=1.5s" % (os.path.join(work, "s1.sock"), PPM[1]),
-            "--cable", "0.1-1.2,length=100m", "--cable", "0.2-1.1,length=2km",
-            "--wire-truth", os.path.join(work, "wire.csv"), "--duration", "%dms" % DURATION_MS]
+    args = two_switches.arguments(work, seed, DURATION_MS)
     traffic = {0: [(0, "gen=0.95,size=60-1514,to=1"), (3, "gen=0.95,size=imix,to=2"),
                    (6, "gen=0.03,size=60-1514,to=1"), (7, "gen=0.03,size=imix,to=2")],
                1: [(0, "gen=0.95,size=60-1514,to=4"), (3, "gen=0.95,size=imix,to=5"),
@@ -78,13 +63,7 @@ def arguments(work, seed):
 
 
 def configure(conn, k, corrected):
-    for index, (address, port) in enumerate(sorted(TABLES[k].items())):
-        conn.write(R["SWITCH_TABLE_INDEX"], index)
-        conn.write(R["SWITCH_TABLE_MAC_LO"], address & 0xffffffff)
-        conn.write(R["SWITCH_TABLE_MAC_HI"], address >> 32)
-        conn.write(R["SWITCH_TABLE_ENTRY"], port | R["SWITCH_TABLE_ENTRY_VALID_MASK"]
-                   | R["SWITCH_TABLE_ENTRY_STATIC_MASK"])
-        conn.write(R["SWITCH_TABLE_COMMAND"], 1)
+    two_switches.write_tables(conn, R, k)
     for p in range(MAC_PORTS):
         rx, tx = corrections(k, p) if corrected else (0, 0)
         conn.write(R["STAMP_RX_CORRECTION_%d" % p], rx & 0x3fffffff)

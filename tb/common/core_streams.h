@@ -47,4 +47,24 @@ void drive_core_streams(Core &dut, const std::deque<std::vector<uint8_t>> (&inpu
 	dut.m_axis_tready = ready;
 }
 
+// The output side's settled values of one clock, taken after eval: which streams handshake at
+// the coming edge, and the words they carry.
+struct CoreStreamSample {
+	uint8_t in_handshake = 0, out_handshake = 0, out_last = 0;
+	uint64_t out_data[8] = {};
+	uint8_t out_keep[8] = {};
+
+	template <class Core>
+	void take(const Core &dut)
+	{
+		in_handshake = dut.s_axis_tvalid & dut.s_axis_tready;
+		out_handshake = dut.m_axis_tvalid & dut.m_axis_tready;
+		out_last = dut.m_axis_tlast;
+		for (unsigned p = 0; p < 8; p++) {
+			out_data[p] = (uint64_t)dut.m_axis_tdata[2 * p] | (uint64_t)dut.m_axis_tdata[2 * p + 1] << 32;
+			out_keep[p] = (uint8_t)(dut.m_axis_tkeep >> (8 * p));
+		}
+	}
+};
+
 #endif

@@ -100,19 +100,19 @@ struct Harness {
 		// The handshakes were decided with the values driven before the edge; recompute them
 		// from what we drove (inputs) and what the DUT showed (outputs) before the edge.
 		for (unsigned p = 0; p < 8; p++) {
-			if ((last_in_handshake >> p) & 1) {
+			if ((seen.in_handshake >> p) & 1) {
 				input_word[p]++;
 				if (8 * input_word[p] >= input[p].front().size()) {
 					input[p].pop_front();
 					input_word[p] = 0;
 				}
 			}
-			if ((last_out_handshake >> p) & 1) {
-				uint64_t data = last_out_data[p];
+			if ((seen.out_handshake >> p) & 1) {
+				uint64_t data = seen.out_data[p];
 				for (unsigned i = 0; i < 8; i++)
-					if ((last_out_keep[p] >> i) & 1)
+					if ((seen.out_keep[p] >> i) & 1)
 						current_out[p].push_back((uint8_t)(data >> (8 * i)));
-				if ((last_out_last >> p) & 1) {
+				if ((seen.out_last >> p) & 1) {
 					output[p].push_back(current_out[p]);
 					current_out[p].clear();
 				}
@@ -131,23 +131,10 @@ struct Harness {
 		cycle++;
 		drive();
 		dut.eval();
-		sample();
+		seen.take(dut);
 	}
 
-	// Handshakes of the coming edge, from the settled values of this cycle.
-	uint8_t last_in_handshake = 0, last_out_handshake = 0, last_out_last = 0;
-	uint64_t last_out_data[8] = {};
-	uint8_t last_out_keep[8] = {};
-	void sample()
-	{
-		last_in_handshake = dut.s_axis_tvalid & dut.s_axis_tready;
-		last_out_handshake = dut.m_axis_tvalid & dut.m_axis_tready;
-		last_out_last = dut.m_axis_tlast;
-		for (unsigned p = 0; p < 8; p++) {
-			last_out_data[p] = (uint64_t)dut.m_axis_tdata[2 * p] | (uint64_t)dut.m_axis_tdata[2 * p + 1] << 32;
-			last_out_keep[p] = (uint8_t)(dut.m_axis_tkeep >> (8 * p));
-		}
-	}
+	CoreStreamSample seen; // handshakes of the coming edge, from this cycle's settled values
 
 	void run(uint64_t cycles)
 	{

@@ -281,18 +281,18 @@ struct Harness {
 	void after_edge()
 	{
 		for (unsigned p = 0; p < 8; p++) {
-			if ((last_in_handshake >> p) & 1) {
+			if ((seen.in_handshake >> p) & 1) {
 				input_word[p]++;
 				if (8 * input_word[p] >= input[p].front().size()) {
 					input[p].pop_front();
 					input_word[p] = 0;
 				}
 			}
-			if ((last_out_handshake >> p) & 1) {
+			if ((seen.out_handshake >> p) & 1) {
 				for (unsigned i = 0; i < 8; i++)
-					if ((last_out_keep[p] >> i) & 1)
-						current_out[p].push_back((uint8_t)(last_out_data[p] >> (8 * i)));
-				bool last = (last_out_last >> p) & 1;
+					if ((seen.out_keep[p] >> i) & 1)
+						current_out[p].push_back((uint8_t)(seen.out_data[p] >> (8 * i)));
+				bool last = (seen.out_last >> p) & 1;
 				if (p < 4)
 					out_in_frame[p] = !last;
 				if (last) {
@@ -308,26 +308,18 @@ struct Harness {
 		sample();
 	}
 
-	uint8_t last_in_handshake = 0, last_out_handshake = 0, last_out_last = 0;
-	uint64_t last_out_data[8] = {};
-	uint8_t last_out_keep[8] = {};
+	CoreStreamSample seen; // this clock's handshakes, for the coming edge
 
 	// The settled values of this clock: its handshakes and the time of day in it.
 	void sample()
 	{
-		last_in_handshake = dut.s_axis_tvalid & dut.s_axis_tready;
-		last_out_handshake = dut.m_axis_tvalid & dut.m_axis_tready;
-		last_out_last = dut.m_axis_tlast;
-		for (unsigned p = 0; p < 8; p++) {
-			last_out_data[p] = (uint64_t)dut.m_axis_tdata[2 * p] | (uint64_t)dut.m_axis_tdata[2 * p + 1] << 32;
-			last_out_keep[p] = (uint8_t)(dut.m_axis_tkeep >> (8 * p));
-		}
+		seen.take(dut);
 		Stamp now = tod();
 		if (cycle > 0 && now != corrected(previous_tod, 8))
 			jumps.push_back(cycle);
 		previous_tod = now;
 		for (unsigned p = 0; p < 8; p++) {
-			if (!((last_in_handshake >> p) & 1) || input_word[p] != 0)
+			if (!((seen.in_handshake >> p) & 1) || input_word[p] != 0)
 				continue;
 			uint32_t tag = tag_of(input[p].front());
 			if (p < 4) {
@@ -344,7 +336,7 @@ struct Harness {
 			}
 		}
 		for (unsigned q = 0; q < 4; q++) {
-			if (!((last_out_handshake >> q) & 1) || out_in_frame[q])
+			if (!((seen.out_handshake >> q) & 1) || out_in_frame[q])
 				continue;
 			OutStamp &s = pending[q];
 			s.rx_valid = (dut.m_axis_rx_timestamp_valid >> q) & 1;

@@ -15,1233 +15,1233 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PKTSTATS_MAGIC                            0x504b5453u /* identity magic */
-#define PKTSTATS_IDENTITY                         PKTSTATS_ID_MAGIC /* register that reads PKTSTATS_MAGIC */
-#define PKTSTATS_DEVICE_GONE                      0xffffffffu /* what every read returns when the device is gone */
+#define PKTSTATS_MAGIC                                  0x504b5453u /* identity magic */
+#define PKTSTATS_IDENTITY                               PKTSTATS_ID_MAGIC /* register that reads PKTSTATS_MAGIC */
+#define PKTSTATS_DEVICE_GONE                            0xffffffffu /* what every read returns when the device is gone */
 
 /*
  * Block id (pktstats_id_regs): Identity of the design. The driver checks magic first: a
  * wrong value means another device (or none: 0xffffffff).
  */
-#define PKTSTATS_ID_BASE                          0x00000000u
-#define PKTSTATS_ID_SIZE                          0x00001000u
+#define PKTSTATS_ID_BASE                                0x00000000u
+#define PKTSTATS_ID_SIZE                                0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "IDNT". */
-#define PKTSTATS_ID_TYPE                          0x00000000u
-#define PKTSTATS_ID_TYPE_VALUE                    0x49444e54u
+#define PKTSTATS_ID_TYPE                                0x00000000u
+#define PKTSTATS_ID_TYPE_VALUE                          0x49444e54u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_ID_VERSION                       0x00000004u
-#define PKTSTATS_ID_VERSION_VALUE                 0x00010000u
+#define PKTSTATS_ID_VERSION                             0x00000004u
+#define PKTSTATS_ID_VERSION_VALUE                       0x00010000u
 
 /* 0x008 magic (const, 32 bits): Identity magic, "PKTS". */
-#define PKTSTATS_ID_MAGIC                         0x00000008u
-#define PKTSTATS_ID_MAGIC_VALUE                   0x504b5453u
+#define PKTSTATS_ID_MAGIC                               0x00000008u
+#define PKTSTATS_ID_MAGIC_VALUE                         0x504b5453u
 
 /* 0x00c design_version (const, 32 bits): Design version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_ID_DESIGN_VERSION                0x0000000cu
-#define PKTSTATS_ID_DESIGN_VERSION_VALUE          0x00010000u
+#define PKTSTATS_ID_DESIGN_VERSION                      0x0000000cu
+#define PKTSTATS_ID_DESIGN_VERSION_VALUE                0x00010000u
 
 /*
  * 0x010 git_hash (ro, 32 bits): First 32 bits of the git commit hash the bitstream was built
  * from (a top-level parameter).
  */
-#define PKTSTATS_ID_GIT_HASH                      0x00000010u
+#define PKTSTATS_ID_GIT_HASH                            0x00000010u
 
 /*
  * Block evcap (evcap_regs): Event capture: configuration of the capture and of the stat
  * packet headers, timer, counters.
  */
-#define PKTSTATS_EVCAP_BASE                       0x00001000u
-#define PKTSTATS_EVCAP_SIZE                       0x00001000u
+#define PKTSTATS_EVCAP_BASE                             0x00001000u
+#define PKTSTATS_EVCAP_SIZE                             0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "EVCP". */
-#define PKTSTATS_EVCAP_TYPE                       0x00001000u
-#define PKTSTATS_EVCAP_TYPE_VALUE                 0x45564350u
+#define PKTSTATS_EVCAP_TYPE                             0x00001000u
+#define PKTSTATS_EVCAP_TYPE_VALUE                       0x45564350u
 
 /*
  * 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0 (major
  * 2: stat packet format version 2).
  */
-#define PKTSTATS_EVCAP_VERSION                    0x00001004u
-#define PKTSTATS_EVCAP_VERSION_VALUE              0x00020000u
+#define PKTSTATS_EVCAP_VERSION                          0x00001004u
+#define PKTSTATS_EVCAP_VERSION_VALUE                    0x00020000u
 
 /* 0x008 control (rw, 32 bits): Capture control. */
-#define PKTSTATS_EVCAP_CONTROL                    0x00001008u
-#define PKTSTATS_EVCAP_CONTROL_RESET              0x00000000u
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_SHIFT       0
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_WIDTH       1
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_MASK        0x00000001u
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_RESET       0x00000000u
+#define PKTSTATS_EVCAP_CONTROL                          0x00001008u
+#define PKTSTATS_EVCAP_CONTROL_RESET                    0x00000000u
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_SHIFT             0
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_WIDTH             1
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_MASK              0x00000001u
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_RESET             0x00000000u
 
 /* 0x00c command (pulse, 32 bits): Commands: write 1 to a bit to act once. Reads return 0. */
-#define PKTSTATS_EVCAP_COMMAND                    0x0000100cu
-#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_SHIFT  0
-#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_WIDTH  1
-#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_MASK   0x00000001u
-#define PKTSTATS_EVCAP_COMMAND_FLUSH_SHIFT        1
-#define PKTSTATS_EVCAP_COMMAND_FLUSH_WIDTH        1
-#define PKTSTATS_EVCAP_COMMAND_FLUSH_MASK         0x00000002u
+#define PKTSTATS_EVCAP_COMMAND                          0x0000100cu
+#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_SHIFT        0
+#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_WIDTH        1
+#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_MASK         0x00000001u
+#define PKTSTATS_EVCAP_COMMAND_FLUSH_SHIFT              1
+#define PKTSTATS_EVCAP_COMMAND_FLUSH_WIDTH              1
+#define PKTSTATS_EVCAP_COMMAND_FLUSH_MASK               0x00000002u
 
 /*
  * 0x010 resolution (rw, 32 bits): Timer resolution exponent c: one tick is 8 ns << c.
  * Changing it closes the current packet.
  */
-#define PKTSTATS_EVCAP_RESOLUTION                 0x00001010u
-#define PKTSTATS_EVCAP_RESOLUTION_SHIFT           0
-#define PKTSTATS_EVCAP_RESOLUTION_WIDTH           3
-#define PKTSTATS_EVCAP_RESOLUTION_MASK            0x00000007u
-#define PKTSTATS_EVCAP_RESOLUTION_RESET           0x00000000u
+#define PKTSTATS_EVCAP_RESOLUTION                       0x00001010u
+#define PKTSTATS_EVCAP_RESOLUTION_SHIFT                 0
+#define PKTSTATS_EVCAP_RESOLUTION_WIDTH                 3
+#define PKTSTATS_EVCAP_RESOLUTION_MASK                  0x00000007u
+#define PKTSTATS_EVCAP_RESOLUTION_RESET                 0x00000000u
 
 /*
  * 0x014 queue_mask (rw, 32 bits): Output queues to watch. Changing it closes the current
  * packet.
  */
-#define PKTSTATS_EVCAP_QUEUE_MASK                 0x00001014u
-#define PKTSTATS_EVCAP_QUEUE_MASK_SHIFT           0
-#define PKTSTATS_EVCAP_QUEUE_MASK_WIDTH           8
-#define PKTSTATS_EVCAP_QUEUE_MASK_MASK            0x000000ffu
-#define PKTSTATS_EVCAP_QUEUE_MASK_RESET           0x000000ffu
+#define PKTSTATS_EVCAP_QUEUE_MASK                       0x00001014u
+#define PKTSTATS_EVCAP_QUEUE_MASK_SHIFT                 0
+#define PKTSTATS_EVCAP_QUEUE_MASK_WIDTH                 8
+#define PKTSTATS_EVCAP_QUEUE_MASK_MASK                  0x000000ffu
+#define PKTSTATS_EVCAP_QUEUE_MASK_RESET                 0x000000ffu
 
 /*
  * 0x018 event_mask (rw, 32 bits): Event types to capture. Changing it closes the current
  * packet.
  */
-#define PKTSTATS_EVCAP_EVENT_MASK                 0x00001018u
-#define PKTSTATS_EVCAP_EVENT_MASK_SHIFT           0
-#define PKTSTATS_EVCAP_EVENT_MASK_WIDTH           3
-#define PKTSTATS_EVCAP_EVENT_MASK_MASK            0x00000007u
-#define PKTSTATS_EVCAP_EVENT_MASK_RESET           0x00000007u
+#define PKTSTATS_EVCAP_EVENT_MASK                       0x00001018u
+#define PKTSTATS_EVCAP_EVENT_MASK_SHIFT                 0
+#define PKTSTATS_EVCAP_EVENT_MASK_WIDTH                 3
+#define PKTSTATS_EVCAP_EVENT_MASK_MASK                  0x00000007u
+#define PKTSTATS_EVCAP_EVENT_MASK_RESET                 0x00000007u
 
 /* 0x01c output_ports (rw, 32 bits): Switch output ports the stat packets are sent from. */
-#define PKTSTATS_EVCAP_OUTPUT_PORTS               0x0000101cu
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_SHIFT         0
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_WIDTH         8
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_MASK          0x000000ffu
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_RESET         0x00000000u
+#define PKTSTATS_EVCAP_OUTPUT_PORTS                     0x0000101cu
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_SHIFT               0
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_WIDTH               8
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_MASK                0x000000ffu
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_RESET               0x00000000u
 
 /* 0x020 destination_mac (rw, 48 bits): Ethernet destination address of the stat packets. */
-#define PKTSTATS_EVCAP_DESTINATION_MAC            0x00001020u
-#define PKTSTATS_EVCAP_DESTINATION_MAC_LO         0x00001020u
-#define PKTSTATS_EVCAP_DESTINATION_MAC_HI         0x00001024u
-#define PKTSTATS_EVCAP_DESTINATION_MAC_SHIFT      0
-#define PKTSTATS_EVCAP_DESTINATION_MAC_WIDTH      48
-#define PKTSTATS_EVCAP_DESTINATION_MAC_MASK       UINT64_C(0xffffffffffff)
-#define PKTSTATS_EVCAP_DESTINATION_MAC_RESET      UINT64_C(0xffffffffffff)
+#define PKTSTATS_EVCAP_DESTINATION_MAC                  0x00001020u
+#define PKTSTATS_EVCAP_DESTINATION_MAC_LO               0x00001020u
+#define PKTSTATS_EVCAP_DESTINATION_MAC_HI               0x00001024u
+#define PKTSTATS_EVCAP_DESTINATION_MAC_SHIFT            0
+#define PKTSTATS_EVCAP_DESTINATION_MAC_WIDTH            48
+#define PKTSTATS_EVCAP_DESTINATION_MAC_MASK             UINT64_C(0xffffffffffff)
+#define PKTSTATS_EVCAP_DESTINATION_MAC_RESET            UINT64_C(0xffffffffffff)
 
 /* 0x028 source_mac (rw, 48 bits): Ethernet source address of the stat packets. */
-#define PKTSTATS_EVCAP_SOURCE_MAC                 0x00001028u
-#define PKTSTATS_EVCAP_SOURCE_MAC_LO              0x00001028u
-#define PKTSTATS_EVCAP_SOURCE_MAC_HI              0x0000102cu
-#define PKTSTATS_EVCAP_SOURCE_MAC_SHIFT           0
-#define PKTSTATS_EVCAP_SOURCE_MAC_WIDTH           48
-#define PKTSTATS_EVCAP_SOURCE_MAC_MASK            UINT64_C(0xffffffffffff)
-#define PKTSTATS_EVCAP_SOURCE_MAC_RESET           UINT64_C(0x000000000000)
+#define PKTSTATS_EVCAP_SOURCE_MAC                       0x00001028u
+#define PKTSTATS_EVCAP_SOURCE_MAC_LO                    0x00001028u
+#define PKTSTATS_EVCAP_SOURCE_MAC_HI                    0x0000102cu
+#define PKTSTATS_EVCAP_SOURCE_MAC_SHIFT                 0
+#define PKTSTATS_EVCAP_SOURCE_MAC_WIDTH                 48
+#define PKTSTATS_EVCAP_SOURCE_MAC_MASK                  UINT64_C(0xffffffffffff)
+#define PKTSTATS_EVCAP_SOURCE_MAC_RESET                 UINT64_C(0x000000000000)
 
 /* 0x030 source_ip (rw, 32 bits): IPv4 source address of the stat packets. */
-#define PKTSTATS_EVCAP_SOURCE_IP                  0x00001030u
-#define PKTSTATS_EVCAP_SOURCE_IP_SHIFT            0
-#define PKTSTATS_EVCAP_SOURCE_IP_WIDTH            32
-#define PKTSTATS_EVCAP_SOURCE_IP_MASK             0xffffffffu
-#define PKTSTATS_EVCAP_SOURCE_IP_RESET            0x00000000u
+#define PKTSTATS_EVCAP_SOURCE_IP                        0x00001030u
+#define PKTSTATS_EVCAP_SOURCE_IP_SHIFT                  0
+#define PKTSTATS_EVCAP_SOURCE_IP_WIDTH                  32
+#define PKTSTATS_EVCAP_SOURCE_IP_MASK                   0xffffffffu
+#define PKTSTATS_EVCAP_SOURCE_IP_RESET                  0x00000000u
 
 /* 0x034 destination_ip (rw, 32 bits): IPv4 destination address of the stat packets. */
-#define PKTSTATS_EVCAP_DESTINATION_IP             0x00001034u
-#define PKTSTATS_EVCAP_DESTINATION_IP_SHIFT       0
-#define PKTSTATS_EVCAP_DESTINATION_IP_WIDTH       32
-#define PKTSTATS_EVCAP_DESTINATION_IP_MASK        0xffffffffu
-#define PKTSTATS_EVCAP_DESTINATION_IP_RESET       0xffffffffu
+#define PKTSTATS_EVCAP_DESTINATION_IP                   0x00001034u
+#define PKTSTATS_EVCAP_DESTINATION_IP_SHIFT             0
+#define PKTSTATS_EVCAP_DESTINATION_IP_WIDTH             32
+#define PKTSTATS_EVCAP_DESTINATION_IP_MASK              0xffffffffu
+#define PKTSTATS_EVCAP_DESTINATION_IP_RESET             0xffffffffu
 
 /* 0x038 tos (rw, 32 bits): IPv4 type of service of the stat packets. */
-#define PKTSTATS_EVCAP_TOS                        0x00001038u
-#define PKTSTATS_EVCAP_TOS_SHIFT                  0
-#define PKTSTATS_EVCAP_TOS_WIDTH                  8
-#define PKTSTATS_EVCAP_TOS_MASK                   0x000000ffu
-#define PKTSTATS_EVCAP_TOS_RESET                  0x00000000u
+#define PKTSTATS_EVCAP_TOS                              0x00001038u
+#define PKTSTATS_EVCAP_TOS_SHIFT                        0
+#define PKTSTATS_EVCAP_TOS_WIDTH                        8
+#define PKTSTATS_EVCAP_TOS_MASK                         0x000000ffu
+#define PKTSTATS_EVCAP_TOS_RESET                        0x00000000u
 
 /* 0x03c ttl (rw, 32 bits): IPv4 time to live of the stat packets. */
-#define PKTSTATS_EVCAP_TTL                        0x0000103cu
-#define PKTSTATS_EVCAP_TTL_SHIFT                  0
-#define PKTSTATS_EVCAP_TTL_WIDTH                  8
-#define PKTSTATS_EVCAP_TTL_MASK                   0x000000ffu
-#define PKTSTATS_EVCAP_TTL_RESET                  0x00000040u
+#define PKTSTATS_EVCAP_TTL                              0x0000103cu
+#define PKTSTATS_EVCAP_TTL_SHIFT                        0
+#define PKTSTATS_EVCAP_TTL_WIDTH                        8
+#define PKTSTATS_EVCAP_TTL_MASK                         0x000000ffu
+#define PKTSTATS_EVCAP_TTL_RESET                        0x00000040u
 
 /* 0x040 udp_source_port (rw, 32 bits): UDP source port of the stat packets. */
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT            0x00001040u
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_SHIFT      0
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_WIDTH      16
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_MASK       0x0000ffffu
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_RESET      0x00006999u
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT                  0x00001040u
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_SHIFT            0
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_WIDTH            16
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_MASK             0x0000ffffu
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_RESET            0x00006999u
 
 /* 0x044 udp_destination_port (rw, 32 bits): UDP destination port of the stat packets. */
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT       0x00001044u
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_SHIFT 0
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_WIDTH 16
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_MASK  0x0000ffffu
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_RESET 0x00006999u
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT             0x00001044u
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_SHIFT       0
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_WIDTH       16
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_MASK        0x0000ffffu
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_RESET       0x00006999u
 
 /* 0x048 max_length (rw, 32 bits): Maximum IP total length of a stat packet, in bytes. */
-#define PKTSTATS_EVCAP_MAX_LENGTH                 0x00001048u
-#define PKTSTATS_EVCAP_MAX_LENGTH_SHIFT           0
-#define PKTSTATS_EVCAP_MAX_LENGTH_WIDTH           16
-#define PKTSTATS_EVCAP_MAX_LENGTH_MASK            0x0000ffffu
-#define PKTSTATS_EVCAP_MAX_LENGTH_RESET           0x000005dcu
+#define PKTSTATS_EVCAP_MAX_LENGTH                       0x00001048u
+#define PKTSTATS_EVCAP_MAX_LENGTH_SHIFT                 0
+#define PKTSTATS_EVCAP_MAX_LENGTH_WIDTH                 16
+#define PKTSTATS_EVCAP_MAX_LENGTH_MASK                  0x0000ffffu
+#define PKTSTATS_EVCAP_MAX_LENGTH_RESET                 0x000005dcu
 
 /*
  * 0x04c flush_timeout (rw, 32 bits): Longest time a stat packet stays open before it is
  * sent.
  */
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT              0x0000104cu
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_SHIFT        0
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_WIDTH        32
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_MASK         0xffffffffu
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_RESET        0x0001e848u
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT                    0x0000104cu
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_SHIFT              0
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_WIDTH              32
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_MASK               0xffffffffu
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_RESET              0x0001e848u
 
 /*
  * 0x050 timer (ro, 64 bits): Current timer: clock cycles of 8 ns since reset, timer reset or
  * timer load.
  */
-#define PKTSTATS_EVCAP_TIMER                      0x00001050u
-#define PKTSTATS_EVCAP_TIMER_LO                   0x00001050u
-#define PKTSTATS_EVCAP_TIMER_HI                   0x00001054u
+#define PKTSTATS_EVCAP_TIMER                            0x00001050u
+#define PKTSTATS_EVCAP_TIMER_LO                         0x00001050u
+#define PKTSTATS_EVCAP_TIMER_HI                         0x00001054u
 
 /*
  * 0x058 timer_preset (rw, 64 bits): Timer preset: writing the high word loads the timer with
  * the whole value.
  */
-#define PKTSTATS_EVCAP_TIMER_PRESET               0x00001058u
-#define PKTSTATS_EVCAP_TIMER_PRESET_LO            0x00001058u
-#define PKTSTATS_EVCAP_TIMER_PRESET_HI            0x0000105cu
-#define PKTSTATS_EVCAP_TIMER_PRESET_SHIFT         0
-#define PKTSTATS_EVCAP_TIMER_PRESET_WIDTH         64
-#define PKTSTATS_EVCAP_TIMER_PRESET_MASK          UINT64_C(0xffffffffffffffff)
-#define PKTSTATS_EVCAP_TIMER_PRESET_RESET         UINT64_C(0x0000000000000000)
+#define PKTSTATS_EVCAP_TIMER_PRESET                     0x00001058u
+#define PKTSTATS_EVCAP_TIMER_PRESET_LO                  0x00001058u
+#define PKTSTATS_EVCAP_TIMER_PRESET_HI                  0x0000105cu
+#define PKTSTATS_EVCAP_TIMER_PRESET_SHIFT               0
+#define PKTSTATS_EVCAP_TIMER_PRESET_WIDTH               64
+#define PKTSTATS_EVCAP_TIMER_PRESET_MASK                UINT64_C(0xffffffffffffffff)
+#define PKTSTATS_EVCAP_TIMER_PRESET_RESET               UINT64_C(0x0000000000000000)
 
 /*
  * 0x060 events_missed (counter, 64 bits): Events lost because the record FIFO was full.
  * Write to clear.
  */
-#define PKTSTATS_EVCAP_EVENTS_MISSED              0x00001060u
-#define PKTSTATS_EVCAP_EVENTS_MISSED_LO           0x00001060u
-#define PKTSTATS_EVCAP_EVENTS_MISSED_HI           0x00001064u
+#define PKTSTATS_EVCAP_EVENTS_MISSED                    0x00001060u
+#define PKTSTATS_EVCAP_EVENTS_MISSED_LO                 0x00001060u
+#define PKTSTATS_EVCAP_EVENTS_MISSED_HI                 0x00001064u
 
 /* 0x068 events_sent (counter, 64 bits): Events sent in stat packets. Write to clear. */
-#define PKTSTATS_EVCAP_EVENTS_SENT                0x00001068u
-#define PKTSTATS_EVCAP_EVENTS_SENT_LO             0x00001068u
-#define PKTSTATS_EVCAP_EVENTS_SENT_HI             0x0000106cu
+#define PKTSTATS_EVCAP_EVENTS_SENT                      0x00001068u
+#define PKTSTATS_EVCAP_EVENTS_SENT_LO                   0x00001068u
+#define PKTSTATS_EVCAP_EVENTS_SENT_HI                   0x0000106cu
 
 /* 0x070 packets_sent (counter, 64 bits): Stat packets sent. Write to clear. */
-#define PKTSTATS_EVCAP_PACKETS_SENT               0x00001070u
-#define PKTSTATS_EVCAP_PACKETS_SENT_LO            0x00001070u
-#define PKTSTATS_EVCAP_PACKETS_SENT_HI            0x00001074u
+#define PKTSTATS_EVCAP_PACKETS_SENT                     0x00001070u
+#define PKTSTATS_EVCAP_PACKETS_SENT_LO                  0x00001070u
+#define PKTSTATS_EVCAP_PACKETS_SENT_HI                  0x00001074u
 
 /*
  * Block switch (switch_regs): Reference switch: output queue limits, occupancy and counters;
  * the learning table and its counters.
  */
-#define PKTSTATS_SWITCH_BASE                      0x00002000u
-#define PKTSTATS_SWITCH_SIZE                      0x00001000u
+#define PKTSTATS_SWITCH_BASE                            0x00002000u
+#define PKTSTATS_SWITCH_SIZE                            0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "SWCH". */
-#define PKTSTATS_SWITCH_TYPE                      0x00002000u
-#define PKTSTATS_SWITCH_TYPE_VALUE                0x53574348u
+#define PKTSTATS_SWITCH_TYPE                            0x00002000u
+#define PKTSTATS_SWITCH_TYPE_VALUE                      0x53574348u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_SWITCH_VERSION                   0x00002004u
-#define PKTSTATS_SWITCH_VERSION_VALUE             0x00010000u
+#define PKTSTATS_SWITCH_VERSION                         0x00002004u
+#define PKTSTATS_SWITCH_VERSION_VALUE                   0x00010000u
 
 /* queue_limit_0 .. queue_limit_7: copy n of queue_limit, 4 bytes apart */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT(n)            (PKTSTATS_SWITCH_QUEUE_LIMIT_0 + (n) * 0x00000004u)
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_COUNT         8
+#define PKTSTATS_SWITCH_QUEUE_LIMIT(n)                  (PKTSTATS_SWITCH_QUEUE_LIMIT_0 + (n) * 0x00000004u)
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_COUNT               8
 
 /*
  * 0x010 queue_limit_0 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#0)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0             0x00002010u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0                   0x00002010u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_RESET             0x00000f42u
 
 /*
  * 0x014 queue_limit_1 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#1)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1             0x00002014u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1                   0x00002014u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_RESET             0x00000f42u
 
 /*
  * 0x018 queue_limit_2 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#2)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2             0x00002018u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2                   0x00002018u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_RESET             0x00000f42u
 
 /*
  * 0x01c queue_limit_3 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#3)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3             0x0000201cu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3                   0x0000201cu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_RESET             0x00000f42u
 
 /*
  * 0x020 queue_limit_4 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#4)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4             0x00002020u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4                   0x00002020u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_RESET             0x00000f42u
 
 /*
  * 0x024 queue_limit_5 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#5)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5             0x00002024u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5                   0x00002024u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_RESET             0x00000f42u
 
 /*
  * 0x028 queue_limit_6 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#6)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6             0x00002028u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6                   0x00002028u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_RESET             0x00000f42u
 
 /*
  * 0x02c queue_limit_7 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#7)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7             0x0000202cu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_SHIFT       0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_WIDTH       20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_MASK        0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_RESET       0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7                   0x0000202cu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_SHIFT             0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_WIDTH             20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_MASK              0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_RESET             0x00000f42u
 
 /* queue_occupancy_0 .. queue_occupancy_7: copy n of queue_occupancy, 4 bytes apart */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY(n)        (PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0 + (n) * 0x00000004u)
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_COUNT     8
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY(n)              (PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0 + (n) * 0x00000004u)
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_COUNT           8
 
 /*
  * 0x030 queue_occupancy_0 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#0)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0         0x00002030u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0               0x00002030u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0_MASK          0x000fffffu
 
 /*
  * 0x034 queue_occupancy_1 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#1)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1         0x00002034u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1               0x00002034u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1_MASK          0x000fffffu
 
 /*
  * 0x038 queue_occupancy_2 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#2)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2         0x00002038u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2               0x00002038u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2_MASK          0x000fffffu
 
 /*
  * 0x03c queue_occupancy_3 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#3)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3         0x0000203cu
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3               0x0000203cu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3_MASK          0x000fffffu
 
 /*
  * 0x040 queue_occupancy_4 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#4)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4         0x00002040u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4               0x00002040u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4_MASK          0x000fffffu
 
 /*
  * 0x044 queue_occupancy_5 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#5)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5         0x00002044u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5               0x00002044u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5_MASK          0x000fffffu
 
 /*
  * 0x048 queue_occupancy_6 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#6)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6         0x00002048u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6               0x00002048u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6_MASK          0x000fffffu
 
 /*
  * 0x04c queue_occupancy_7 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#7)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7         0x0000204cu
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7_MASK    0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7               0x0000204cu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7_MASK          0x000fffffu
 
 /* peak_occupancy_0 .. peak_occupancy_7: copy n of peak_occupancy, 8 bytes apart */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY(n)         (PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_COUNT      8
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY(n)               (PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_COUNT            8
 
 /*
  * 0x100 peak_occupancy_0 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#0)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0          0x00002100u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_LO       0x00002100u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_HI       0x00002104u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0                0x00002100u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_LO             0x00002100u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_HI             0x00002104u
 
 /*
  * 0x108 peak_occupancy_1 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#1)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1          0x00002108u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_LO       0x00002108u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_HI       0x0000210cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1                0x00002108u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_LO             0x00002108u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_HI             0x0000210cu
 
 /*
  * 0x110 peak_occupancy_2 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#2)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2          0x00002110u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_LO       0x00002110u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_HI       0x00002114u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2                0x00002110u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_LO             0x00002110u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_HI             0x00002114u
 
 /*
  * 0x118 peak_occupancy_3 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#3)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3          0x00002118u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_LO       0x00002118u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_HI       0x0000211cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3                0x00002118u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_LO             0x00002118u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_HI             0x0000211cu
 
 /*
  * 0x120 peak_occupancy_4 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#4)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4          0x00002120u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_LO       0x00002120u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_HI       0x00002124u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4                0x00002120u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_LO             0x00002120u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_HI             0x00002124u
 
 /*
  * 0x128 peak_occupancy_5 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#5)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5          0x00002128u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_LO       0x00002128u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_HI       0x0000212cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5                0x00002128u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_LO             0x00002128u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_HI             0x0000212cu
 
 /*
  * 0x130 peak_occupancy_6 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#6)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6          0x00002130u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_LO       0x00002130u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_HI       0x00002134u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6                0x00002130u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_LO             0x00002130u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_HI             0x00002134u
 
 /*
  * 0x138 peak_occupancy_7 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#7)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7          0x00002138u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_LO       0x00002138u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_HI       0x0000213cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7                0x00002138u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_LO             0x00002138u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_HI             0x0000213cu
 
 /* frames_stored_0 .. frames_stored_7: copy n of frames_stored, 8 bytes apart */
-#define PKTSTATS_SWITCH_FRAMES_STORED(n)          (PKTSTATS_SWITCH_FRAMES_STORED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_FRAMES_STORED_COUNT       8
+#define PKTSTATS_SWITCH_FRAMES_STORED(n)                (PKTSTATS_SWITCH_FRAMES_STORED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_STORED_COUNT             8
 
 /*
  * 0x140 frames_stored_0 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#0)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_0           0x00002140u
-#define PKTSTATS_SWITCH_FRAMES_STORED_0_LO        0x00002140u
-#define PKTSTATS_SWITCH_FRAMES_STORED_0_HI        0x00002144u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0                 0x00002140u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0_LO              0x00002140u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0_HI              0x00002144u
 
 /*
  * 0x148 frames_stored_1 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#1)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_1           0x00002148u
-#define PKTSTATS_SWITCH_FRAMES_STORED_1_LO        0x00002148u
-#define PKTSTATS_SWITCH_FRAMES_STORED_1_HI        0x0000214cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_1                 0x00002148u
+#define PKTSTATS_SWITCH_FRAMES_STORED_1_LO              0x00002148u
+#define PKTSTATS_SWITCH_FRAMES_STORED_1_HI              0x0000214cu
 
 /*
  * 0x150 frames_stored_2 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#2)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_2           0x00002150u
-#define PKTSTATS_SWITCH_FRAMES_STORED_2_LO        0x00002150u
-#define PKTSTATS_SWITCH_FRAMES_STORED_2_HI        0x00002154u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2                 0x00002150u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2_LO              0x00002150u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2_HI              0x00002154u
 
 /*
  * 0x158 frames_stored_3 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#3)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_3           0x00002158u
-#define PKTSTATS_SWITCH_FRAMES_STORED_3_LO        0x00002158u
-#define PKTSTATS_SWITCH_FRAMES_STORED_3_HI        0x0000215cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_3                 0x00002158u
+#define PKTSTATS_SWITCH_FRAMES_STORED_3_LO              0x00002158u
+#define PKTSTATS_SWITCH_FRAMES_STORED_3_HI              0x0000215cu
 
 /*
  * 0x160 frames_stored_4 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#4)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_4           0x00002160u
-#define PKTSTATS_SWITCH_FRAMES_STORED_4_LO        0x00002160u
-#define PKTSTATS_SWITCH_FRAMES_STORED_4_HI        0x00002164u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4                 0x00002160u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4_LO              0x00002160u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4_HI              0x00002164u
 
 /*
  * 0x168 frames_stored_5 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#5)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_5           0x00002168u
-#define PKTSTATS_SWITCH_FRAMES_STORED_5_LO        0x00002168u
-#define PKTSTATS_SWITCH_FRAMES_STORED_5_HI        0x0000216cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_5                 0x00002168u
+#define PKTSTATS_SWITCH_FRAMES_STORED_5_LO              0x00002168u
+#define PKTSTATS_SWITCH_FRAMES_STORED_5_HI              0x0000216cu
 
 /*
  * 0x170 frames_stored_6 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#6)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_6           0x00002170u
-#define PKTSTATS_SWITCH_FRAMES_STORED_6_LO        0x00002170u
-#define PKTSTATS_SWITCH_FRAMES_STORED_6_HI        0x00002174u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6                 0x00002170u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6_LO              0x00002170u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6_HI              0x00002174u
 
 /*
  * 0x178 frames_stored_7 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#7)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_7           0x00002178u
-#define PKTSTATS_SWITCH_FRAMES_STORED_7_LO        0x00002178u
-#define PKTSTATS_SWITCH_FRAMES_STORED_7_HI        0x0000217cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_7                 0x00002178u
+#define PKTSTATS_SWITCH_FRAMES_STORED_7_LO              0x00002178u
+#define PKTSTATS_SWITCH_FRAMES_STORED_7_HI              0x0000217cu
 
 /* bytes_stored_0 .. bytes_stored_7: copy n of bytes_stored, 8 bytes apart */
-#define PKTSTATS_SWITCH_BYTES_STORED(n)           (PKTSTATS_SWITCH_BYTES_STORED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_BYTES_STORED_COUNT        8
+#define PKTSTATS_SWITCH_BYTES_STORED(n)                 (PKTSTATS_SWITCH_BYTES_STORED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_STORED_COUNT              8
 
 /*
  * 0x180 bytes_stored_0 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#0)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_0            0x00002180u
-#define PKTSTATS_SWITCH_BYTES_STORED_0_LO         0x00002180u
-#define PKTSTATS_SWITCH_BYTES_STORED_0_HI         0x00002184u
+#define PKTSTATS_SWITCH_BYTES_STORED_0                  0x00002180u
+#define PKTSTATS_SWITCH_BYTES_STORED_0_LO               0x00002180u
+#define PKTSTATS_SWITCH_BYTES_STORED_0_HI               0x00002184u
 
 /*
  * 0x188 bytes_stored_1 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#1)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_1            0x00002188u
-#define PKTSTATS_SWITCH_BYTES_STORED_1_LO         0x00002188u
-#define PKTSTATS_SWITCH_BYTES_STORED_1_HI         0x0000218cu
+#define PKTSTATS_SWITCH_BYTES_STORED_1                  0x00002188u
+#define PKTSTATS_SWITCH_BYTES_STORED_1_LO               0x00002188u
+#define PKTSTATS_SWITCH_BYTES_STORED_1_HI               0x0000218cu
 
 /*
  * 0x190 bytes_stored_2 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#2)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_2            0x00002190u
-#define PKTSTATS_SWITCH_BYTES_STORED_2_LO         0x00002190u
-#define PKTSTATS_SWITCH_BYTES_STORED_2_HI         0x00002194u
+#define PKTSTATS_SWITCH_BYTES_STORED_2                  0x00002190u
+#define PKTSTATS_SWITCH_BYTES_STORED_2_LO               0x00002190u
+#define PKTSTATS_SWITCH_BYTES_STORED_2_HI               0x00002194u
 
 /*
  * 0x198 bytes_stored_3 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#3)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_3            0x00002198u
-#define PKTSTATS_SWITCH_BYTES_STORED_3_LO         0x00002198u
-#define PKTSTATS_SWITCH_BYTES_STORED_3_HI         0x0000219cu
+#define PKTSTATS_SWITCH_BYTES_STORED_3                  0x00002198u
+#define PKTSTATS_SWITCH_BYTES_STORED_3_LO               0x00002198u
+#define PKTSTATS_SWITCH_BYTES_STORED_3_HI               0x0000219cu
 
 /*
  * 0x1a0 bytes_stored_4 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#4)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_4            0x000021a0u
-#define PKTSTATS_SWITCH_BYTES_STORED_4_LO         0x000021a0u
-#define PKTSTATS_SWITCH_BYTES_STORED_4_HI         0x000021a4u
+#define PKTSTATS_SWITCH_BYTES_STORED_4                  0x000021a0u
+#define PKTSTATS_SWITCH_BYTES_STORED_4_LO               0x000021a0u
+#define PKTSTATS_SWITCH_BYTES_STORED_4_HI               0x000021a4u
 
 /*
  * 0x1a8 bytes_stored_5 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#5)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_5            0x000021a8u
-#define PKTSTATS_SWITCH_BYTES_STORED_5_LO         0x000021a8u
-#define PKTSTATS_SWITCH_BYTES_STORED_5_HI         0x000021acu
+#define PKTSTATS_SWITCH_BYTES_STORED_5                  0x000021a8u
+#define PKTSTATS_SWITCH_BYTES_STORED_5_LO               0x000021a8u
+#define PKTSTATS_SWITCH_BYTES_STORED_5_HI               0x000021acu
 
 /*
  * 0x1b0 bytes_stored_6 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#6)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_6            0x000021b0u
-#define PKTSTATS_SWITCH_BYTES_STORED_6_LO         0x000021b0u
-#define PKTSTATS_SWITCH_BYTES_STORED_6_HI         0x000021b4u
+#define PKTSTATS_SWITCH_BYTES_STORED_6                  0x000021b0u
+#define PKTSTATS_SWITCH_BYTES_STORED_6_LO               0x000021b0u
+#define PKTSTATS_SWITCH_BYTES_STORED_6_HI               0x000021b4u
 
 /*
  * 0x1b8 bytes_stored_7 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#7)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_7            0x000021b8u
-#define PKTSTATS_SWITCH_BYTES_STORED_7_LO         0x000021b8u
-#define PKTSTATS_SWITCH_BYTES_STORED_7_HI         0x000021bcu
+#define PKTSTATS_SWITCH_BYTES_STORED_7                  0x000021b8u
+#define PKTSTATS_SWITCH_BYTES_STORED_7_LO               0x000021b8u
+#define PKTSTATS_SWITCH_BYTES_STORED_7_HI               0x000021bcu
 
 /* frames_removed_0 .. frames_removed_7: copy n of frames_removed, 8 bytes apart */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED(n)         (PKTSTATS_SWITCH_FRAMES_REMOVED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_COUNT      8
+#define PKTSTATS_SWITCH_FRAMES_REMOVED(n)               (PKTSTATS_SWITCH_FRAMES_REMOVED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_COUNT            8
 
 /* 0x1c0 frames_removed_0 (counter, 64 bits): Frames the queue has sent. Write to clear. (#0) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_0          0x000021c0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_LO       0x000021c0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_HI       0x000021c4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0                0x000021c0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_LO             0x000021c0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_HI             0x000021c4u
 
 /* 0x1c8 frames_removed_1 (counter, 64 bits): Frames the queue has sent. Write to clear. (#1) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_1          0x000021c8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_LO       0x000021c8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_HI       0x000021ccu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1                0x000021c8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_LO             0x000021c8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_HI             0x000021ccu
 
 /* 0x1d0 frames_removed_2 (counter, 64 bits): Frames the queue has sent. Write to clear. (#2) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_2          0x000021d0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_LO       0x000021d0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_HI       0x000021d4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2                0x000021d0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_LO             0x000021d0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_HI             0x000021d4u
 
 /* 0x1d8 frames_removed_3 (counter, 64 bits): Frames the queue has sent. Write to clear. (#3) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_3          0x000021d8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_LO       0x000021d8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_HI       0x000021dcu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3                0x000021d8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_LO             0x000021d8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_HI             0x000021dcu
 
 /* 0x1e0 frames_removed_4 (counter, 64 bits): Frames the queue has sent. Write to clear. (#4) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_4          0x000021e0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_LO       0x000021e0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_HI       0x000021e4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4                0x000021e0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_LO             0x000021e0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_HI             0x000021e4u
 
 /* 0x1e8 frames_removed_5 (counter, 64 bits): Frames the queue has sent. Write to clear. (#5) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_5          0x000021e8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_LO       0x000021e8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_HI       0x000021ecu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5                0x000021e8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_LO             0x000021e8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_HI             0x000021ecu
 
 /* 0x1f0 frames_removed_6 (counter, 64 bits): Frames the queue has sent. Write to clear. (#6) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_6          0x000021f0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_LO       0x000021f0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_HI       0x000021f4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6                0x000021f0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_LO             0x000021f0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_HI             0x000021f4u
 
 /* 0x1f8 frames_removed_7 (counter, 64 bits): Frames the queue has sent. Write to clear. (#7) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_7          0x000021f8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_LO       0x000021f8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_HI       0x000021fcu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7                0x000021f8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_LO             0x000021f8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_HI             0x000021fcu
 
 /* bytes_removed_0 .. bytes_removed_7: copy n of bytes_removed, 8 bytes apart */
-#define PKTSTATS_SWITCH_BYTES_REMOVED(n)          (PKTSTATS_SWITCH_BYTES_REMOVED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_BYTES_REMOVED_COUNT       8
+#define PKTSTATS_SWITCH_BYTES_REMOVED(n)                (PKTSTATS_SWITCH_BYTES_REMOVED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_REMOVED_COUNT             8
 
 /*
  * 0x200 bytes_removed_0 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#0)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_0           0x00002200u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_0_LO        0x00002200u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_0_HI        0x00002204u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0                 0x00002200u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0_LO              0x00002200u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0_HI              0x00002204u
 
 /*
  * 0x208 bytes_removed_1 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#1)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_1           0x00002208u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_1_LO        0x00002208u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_1_HI        0x0000220cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1                 0x00002208u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1_LO              0x00002208u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1_HI              0x0000220cu
 
 /*
  * 0x210 bytes_removed_2 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#2)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_2           0x00002210u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_2_LO        0x00002210u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_2_HI        0x00002214u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2                 0x00002210u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2_LO              0x00002210u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2_HI              0x00002214u
 
 /*
  * 0x218 bytes_removed_3 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#3)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_3           0x00002218u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_3_LO        0x00002218u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_3_HI        0x0000221cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3                 0x00002218u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3_LO              0x00002218u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3_HI              0x0000221cu
 
 /*
  * 0x220 bytes_removed_4 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#4)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_4           0x00002220u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_4_LO        0x00002220u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_4_HI        0x00002224u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4                 0x00002220u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4_LO              0x00002220u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4_HI              0x00002224u
 
 /*
  * 0x228 bytes_removed_5 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#5)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_5           0x00002228u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_5_LO        0x00002228u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_5_HI        0x0000222cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5                 0x00002228u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5_LO              0x00002228u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5_HI              0x0000222cu
 
 /*
  * 0x230 bytes_removed_6 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#6)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_6           0x00002230u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_6_LO        0x00002230u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_6_HI        0x00002234u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6                 0x00002230u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6_LO              0x00002230u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6_HI              0x00002234u
 
 /*
  * 0x238 bytes_removed_7 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#7)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_7           0x00002238u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_7_LO        0x00002238u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_7_HI        0x0000223cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7                 0x00002238u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7_LO              0x00002238u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7_HI              0x0000223cu
 
 /* frames_dropped_0 .. frames_dropped_7: copy n of frames_dropped, 8 bytes apart */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED(n)         (PKTSTATS_SWITCH_FRAMES_DROPPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_COUNT      8
+#define PKTSTATS_SWITCH_FRAMES_DROPPED(n)               (PKTSTATS_SWITCH_FRAMES_DROPPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_COUNT            8
 
 /*
  * 0x240 frames_dropped_0 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#0)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_0          0x00002240u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_LO       0x00002240u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_HI       0x00002244u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0                0x00002240u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_LO             0x00002240u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_HI             0x00002244u
 
 /*
  * 0x248 frames_dropped_1 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#1)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_1          0x00002248u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_LO       0x00002248u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_HI       0x0000224cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1                0x00002248u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_LO             0x00002248u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_HI             0x0000224cu
 
 /*
  * 0x250 frames_dropped_2 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#2)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_2          0x00002250u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_LO       0x00002250u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_HI       0x00002254u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2                0x00002250u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_LO             0x00002250u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_HI             0x00002254u
 
 /*
  * 0x258 frames_dropped_3 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#3)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_3          0x00002258u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_LO       0x00002258u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_HI       0x0000225cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3                0x00002258u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_LO             0x00002258u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_HI             0x0000225cu
 
 /*
  * 0x260 frames_dropped_4 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#4)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_4          0x00002260u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_LO       0x00002260u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_HI       0x00002264u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4                0x00002260u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_LO             0x00002260u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_HI             0x00002264u
 
 /*
  * 0x268 frames_dropped_5 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#5)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_5          0x00002268u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_LO       0x00002268u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_HI       0x0000226cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5                0x00002268u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_LO             0x00002268u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_HI             0x0000226cu
 
 /*
  * 0x270 frames_dropped_6 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#6)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_6          0x00002270u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_LO       0x00002270u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_HI       0x00002274u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6                0x00002270u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_LO             0x00002270u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_HI             0x00002274u
 
 /*
  * 0x278 frames_dropped_7 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#7)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_7          0x00002278u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_LO       0x00002278u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_HI       0x0000227cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7                0x00002278u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_LO             0x00002278u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_HI             0x0000227cu
 
 /* bytes_dropped_0 .. bytes_dropped_7: copy n of bytes_dropped, 8 bytes apart */
-#define PKTSTATS_SWITCH_BYTES_DROPPED(n)          (PKTSTATS_SWITCH_BYTES_DROPPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_BYTES_DROPPED_COUNT       8
+#define PKTSTATS_SWITCH_BYTES_DROPPED(n)                (PKTSTATS_SWITCH_BYTES_DROPPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_DROPPED_COUNT             8
 
 /*
  * 0x280 bytes_dropped_0 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#0)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_0           0x00002280u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_0_LO        0x00002280u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_0_HI        0x00002284u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0                 0x00002280u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0_LO              0x00002280u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0_HI              0x00002284u
 
 /*
  * 0x288 bytes_dropped_1 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#1)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_1           0x00002288u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_1_LO        0x00002288u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_1_HI        0x0000228cu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1                 0x00002288u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1_LO              0x00002288u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1_HI              0x0000228cu
 
 /*
  * 0x290 bytes_dropped_2 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#2)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_2           0x00002290u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_2_LO        0x00002290u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_2_HI        0x00002294u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2                 0x00002290u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2_LO              0x00002290u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2_HI              0x00002294u
 
 /*
  * 0x298 bytes_dropped_3 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#3)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_3           0x00002298u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_3_LO        0x00002298u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_3_HI        0x0000229cu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3                 0x00002298u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3_LO              0x00002298u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3_HI              0x0000229cu
 
 /*
  * 0x2a0 bytes_dropped_4 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#4)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_4           0x000022a0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_4_LO        0x000022a0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_4_HI        0x000022a4u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4                 0x000022a0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4_LO              0x000022a0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4_HI              0x000022a4u
 
 /*
  * 0x2a8 bytes_dropped_5 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#5)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_5           0x000022a8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_5_LO        0x000022a8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_5_HI        0x000022acu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5                 0x000022a8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5_LO              0x000022a8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5_HI              0x000022acu
 
 /*
  * 0x2b0 bytes_dropped_6 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#6)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_6           0x000022b0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_6_LO        0x000022b0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_6_HI        0x000022b4u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6                 0x000022b0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6_LO              0x000022b0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6_HI              0x000022b4u
 
 /*
  * 0x2b8 bytes_dropped_7 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#7)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_7           0x000022b8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_7_LO        0x000022b8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_7_HI        0x000022bcu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7                 0x000022b8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7_LO              0x000022b8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7_HI              0x000022bcu
 
 /*
  * 0x300 ageing_time (rw, 32 bits): Learned addresses not seen for longer than this are
  * forgotten.
  */
-#define PKTSTATS_SWITCH_AGEING_TIME               0x00002300u
-#define PKTSTATS_SWITCH_AGEING_TIME_SHIFT         0
-#define PKTSTATS_SWITCH_AGEING_TIME_WIDTH         16
-#define PKTSTATS_SWITCH_AGEING_TIME_MASK          0x0000ffffu
-#define PKTSTATS_SWITCH_AGEING_TIME_RESET         0x0000012cu
+#define PKTSTATS_SWITCH_AGEING_TIME                     0x00002300u
+#define PKTSTATS_SWITCH_AGEING_TIME_SHIFT               0
+#define PKTSTATS_SWITCH_AGEING_TIME_WIDTH               16
+#define PKTSTATS_SWITCH_AGEING_TIME_MASK                0x0000ffffu
+#define PKTSTATS_SWITCH_AGEING_TIME_RESET               0x0000012cu
 
 /*
  * 0x304 table_index (rw, 32 bits): Entry of the learning table that table_command writes and
  * table_read_* show.
  */
-#define PKTSTATS_SWITCH_TABLE_INDEX               0x00002304u
-#define PKTSTATS_SWITCH_TABLE_INDEX_SHIFT         0
-#define PKTSTATS_SWITCH_TABLE_INDEX_WIDTH         8
-#define PKTSTATS_SWITCH_TABLE_INDEX_MASK          0x000000ffu
-#define PKTSTATS_SWITCH_TABLE_INDEX_RESET         0x00000000u
+#define PKTSTATS_SWITCH_TABLE_INDEX                     0x00002304u
+#define PKTSTATS_SWITCH_TABLE_INDEX_SHIFT               0
+#define PKTSTATS_SWITCH_TABLE_INDEX_WIDTH               8
+#define PKTSTATS_SWITCH_TABLE_INDEX_MASK                0x000000ffu
+#define PKTSTATS_SWITCH_TABLE_INDEX_RESET               0x00000000u
 
 /* 0x308 table_mac (rw, 48 bits): MAC address that table_command writes into the entry. */
-#define PKTSTATS_SWITCH_TABLE_MAC                 0x00002308u
-#define PKTSTATS_SWITCH_TABLE_MAC_LO              0x00002308u
-#define PKTSTATS_SWITCH_TABLE_MAC_HI              0x0000230cu
-#define PKTSTATS_SWITCH_TABLE_MAC_SHIFT           0
-#define PKTSTATS_SWITCH_TABLE_MAC_WIDTH           48
-#define PKTSTATS_SWITCH_TABLE_MAC_MASK            UINT64_C(0xffffffffffff)
-#define PKTSTATS_SWITCH_TABLE_MAC_RESET           UINT64_C(0x000000000000)
+#define PKTSTATS_SWITCH_TABLE_MAC                       0x00002308u
+#define PKTSTATS_SWITCH_TABLE_MAC_LO                    0x00002308u
+#define PKTSTATS_SWITCH_TABLE_MAC_HI                    0x0000230cu
+#define PKTSTATS_SWITCH_TABLE_MAC_SHIFT                 0
+#define PKTSTATS_SWITCH_TABLE_MAC_WIDTH                 48
+#define PKTSTATS_SWITCH_TABLE_MAC_MASK                  UINT64_C(0xffffffffffff)
+#define PKTSTATS_SWITCH_TABLE_MAC_RESET                 UINT64_C(0x000000000000)
 
 /* 0x310 table_entry (rw, 32 bits): Port and flags that table_command writes into the entry. */
-#define PKTSTATS_SWITCH_TABLE_ENTRY               0x00002310u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_RESET         0x00000000u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_SHIFT    0
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_WIDTH    3
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_MASK     0x00000007u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_RESET    0x00000000u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_SHIFT   8
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_WIDTH   1
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK    0x00000100u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_RESET   0x00000000u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_SHIFT  9
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_WIDTH  1
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK   0x00000200u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_RESET  0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY                     0x00002310u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_RESET               0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_SHIFT          0
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_WIDTH          3
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_MASK           0x00000007u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_RESET          0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_SHIFT         8
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_WIDTH         1
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK          0x00000100u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_RESET         0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_SHIFT        9
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_WIDTH        1
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK         0x00000200u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_RESET        0x00000000u
 
 /*
  * 0x314 table_command (pulse, 32 bits): Table commands: write 1 to a bit to act once. Reads
  * return 0.
  */
-#define PKTSTATS_SWITCH_TABLE_COMMAND             0x00002314u
-#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_SHIFT 0
-#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_WIDTH 1
-#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_MASK  0x00000001u
+#define PKTSTATS_SWITCH_TABLE_COMMAND                   0x00002314u
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_SHIFT       0
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_WIDTH       1
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_MASK        0x00000001u
 
 /*
  * 0x318 table_read_mac (ro, 64 bits): MAC address in entry table_index (bits 47:0; byte 0 of
  * the address in bits 47:40).
  */
-#define PKTSTATS_SWITCH_TABLE_READ_MAC            0x00002318u
-#define PKTSTATS_SWITCH_TABLE_READ_MAC_LO         0x00002318u
-#define PKTSTATS_SWITCH_TABLE_READ_MAC_HI         0x0000231cu
+#define PKTSTATS_SWITCH_TABLE_READ_MAC                  0x00002318u
+#define PKTSTATS_SWITCH_TABLE_READ_MAC_LO               0x00002318u
+#define PKTSTATS_SWITCH_TABLE_READ_MAC_HI               0x0000231cu
 
 /*
  * 0x320 table_read_entry (ro, 32 bits): Entry table_index: port in bits 2:0, valid in bit 8,
  * static in bit 9, age (seconds since the address was last seen) in bits 31:16.
  */
-#define PKTSTATS_SWITCH_TABLE_READ_ENTRY          0x00002320u
+#define PKTSTATS_SWITCH_TABLE_READ_ENTRY                0x00002320u
 
 /*
  * 0x324 table_size (ro, 8 bits): Entries in the learning table (the TABLE_SIZE parameter of
  * switch_core): table_index runs from 0 to this less one.
  */
-#define PKTSTATS_SWITCH_TABLE_SIZE                0x00002324u
-#define PKTSTATS_SWITCH_TABLE_SIZE_MASK           0x000000ffu
+#define PKTSTATS_SWITCH_TABLE_SIZE                      0x00002324u
+#define PKTSTATS_SWITCH_TABLE_SIZE_MASK                 0x000000ffu
 
 /*
  * 0x340 frames_looked_up (counter, 64 bits): Frames whose destination was looked up. Write
  * to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP          0x00002340u
-#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_LO       0x00002340u
-#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_HI       0x00002344u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP                0x00002340u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_LO             0x00002340u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_HI             0x00002344u
 
 /*
  * 0x348 frames_flooded (counter, 64 bits): Frames sent to every port but their own
  * (broadcast, multicast or unknown destination). Write to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_FLOODED            0x00002348u
-#define PKTSTATS_SWITCH_FRAMES_FLOODED_LO         0x00002348u
-#define PKTSTATS_SWITCH_FRAMES_FLOODED_HI         0x0000234cu
+#define PKTSTATS_SWITCH_FRAMES_FLOODED                  0x00002348u
+#define PKTSTATS_SWITCH_FRAMES_FLOODED_LO               0x00002348u
+#define PKTSTATS_SWITCH_FRAMES_FLOODED_HI               0x0000234cu
 
 /*
  * 0x350 frames_filtered (counter, 64 bits): Frames not forwarded because their destination
  * is on their own port. Write to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_FILTERED           0x00002350u
-#define PKTSTATS_SWITCH_FRAMES_FILTERED_LO        0x00002350u
-#define PKTSTATS_SWITCH_FRAMES_FILTERED_HI        0x00002354u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED                 0x00002350u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED_LO              0x00002350u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED_HI              0x00002354u
 
 /*
  * 0x358 frames_too_short (counter, 64 bits): Frames too short to hold both MAC addresses.
  * Write to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT          0x00002358u
-#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_LO       0x00002358u
-#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_HI       0x0000235cu
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT                0x00002358u
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_LO             0x00002358u
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_HI             0x0000235cu
 
 /*
  * 0x360 entries_learned (counter, 64 bits): Addresses learned (new, or moved to another
  * port). Write to clear.
  */
-#define PKTSTATS_SWITCH_ENTRIES_LEARNED           0x00002360u
-#define PKTSTATS_SWITCH_ENTRIES_LEARNED_LO        0x00002360u
-#define PKTSTATS_SWITCH_ENTRIES_LEARNED_HI        0x00002364u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED                 0x00002360u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED_LO              0x00002360u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED_HI              0x00002364u
 
 /*
  * 0x368 entries_aged_out (counter, 64 bits): Learned addresses forgotten after the ageing
  * time. Write to clear.
  */
-#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT          0x00002368u
-#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_LO       0x00002368u
-#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_HI       0x0000236cu
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT                0x00002368u
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_LO             0x00002368u
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_HI             0x0000236cu
 
 /*
  * Block time (time_regs): Time-of-day clock: atomic read latched with the evcap timer, set,
  * signed step, frequency trim.
  */
-#define PKTSTATS_TIME_BASE                        0x00003000u
-#define PKTSTATS_TIME_SIZE                        0x00001000u
+#define PKTSTATS_TIME_BASE                              0x00003000u
+#define PKTSTATS_TIME_SIZE                              0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "TIME". */
-#define PKTSTATS_TIME_TYPE                        0x00003000u
-#define PKTSTATS_TIME_TYPE_VALUE                  0x54494d45u
+#define PKTSTATS_TIME_TYPE                              0x00003000u
+#define PKTSTATS_TIME_TYPE_VALUE                        0x54494d45u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_TIME_VERSION                     0x00003004u
-#define PKTSTATS_TIME_VERSION_VALUE               0x00010000u
+#define PKTSTATS_TIME_VERSION                           0x00003004u
+#define PKTSTATS_TIME_VERSION_VALUE                     0x00010000u
 
 /*
  * 0x008 command (pulse, 32 bits): Commands: write 1 to bits to act once, all in the same
  * clock (the clock in which the write is answered). Reads return 0.
  */
-#define PKTSTATS_TIME_COMMAND                     0x00003008u
-#define PKTSTATS_TIME_COMMAND_LATCH_SHIFT         0
-#define PKTSTATS_TIME_COMMAND_LATCH_WIDTH         1
-#define PKTSTATS_TIME_COMMAND_LATCH_MASK          0x00000001u
-#define PKTSTATS_TIME_COMMAND_SET_SHIFT           1
-#define PKTSTATS_TIME_COMMAND_SET_WIDTH           1
-#define PKTSTATS_TIME_COMMAND_SET_MASK            0x00000002u
-#define PKTSTATS_TIME_COMMAND_STEP_SHIFT          2
-#define PKTSTATS_TIME_COMMAND_STEP_WIDTH          1
-#define PKTSTATS_TIME_COMMAND_STEP_MASK           0x00000004u
+#define PKTSTATS_TIME_COMMAND                           0x00003008u
+#define PKTSTATS_TIME_COMMAND_LATCH_SHIFT               0
+#define PKTSTATS_TIME_COMMAND_LATCH_WIDTH               1
+#define PKTSTATS_TIME_COMMAND_LATCH_MASK                0x00000001u
+#define PKTSTATS_TIME_COMMAND_SET_SHIFT                 1
+#define PKTSTATS_TIME_COMMAND_SET_WIDTH                 1
+#define PKTSTATS_TIME_COMMAND_SET_MASK                  0x00000002u
+#define PKTSTATS_TIME_COMMAND_STEP_SHIFT                2
+#define PKTSTATS_TIME_COMMAND_STEP_WIDTH                1
+#define PKTSTATS_TIME_COMMAND_STEP_MASK                 0x00000004u
 
 /*
  * 0x00c trim (rw, 32 bits): Frequency trim: every clock the time advances by 8 ns + trim *
  * 2^-32 ns. One unit is 1/(8 * 2^32) = 0.0291 ppb; the range -2^31..2^31-1 is -62 500
  * 000..+62 499 999.97 ppb.
  */
-#define PKTSTATS_TIME_TRIM                        0x0000300cu
-#define PKTSTATS_TIME_TRIM_SHIFT                  0
-#define PKTSTATS_TIME_TRIM_WIDTH                  32
-#define PKTSTATS_TIME_TRIM_MASK                   0xffffffffu
-#define PKTSTATS_TIME_TRIM_RESET                  0x00000000u
+#define PKTSTATS_TIME_TRIM                              0x0000300cu
+#define PKTSTATS_TIME_TRIM_SHIFT                        0
+#define PKTSTATS_TIME_TRIM_WIDTH                        32
+#define PKTSTATS_TIME_TRIM_MASK                         0xffffffffu
+#define PKTSTATS_TIME_TRIM_RESET                        0x00000000u
 
 /*
  * 0x010 set_seconds (rw, 48 bits): Seconds the set command loads (write low word, then high
  * word).
  */
-#define PKTSTATS_TIME_SET_SECONDS                 0x00003010u
-#define PKTSTATS_TIME_SET_SECONDS_LO              0x00003010u
-#define PKTSTATS_TIME_SET_SECONDS_HI              0x00003014u
-#define PKTSTATS_TIME_SET_SECONDS_SHIFT           0
-#define PKTSTATS_TIME_SET_SECONDS_WIDTH           48
-#define PKTSTATS_TIME_SET_SECONDS_MASK            UINT64_C(0xffffffffffff)
-#define PKTSTATS_TIME_SET_SECONDS_RESET           UINT64_C(0x000000000000)
+#define PKTSTATS_TIME_SET_SECONDS                       0x00003010u
+#define PKTSTATS_TIME_SET_SECONDS_LO                    0x00003010u
+#define PKTSTATS_TIME_SET_SECONDS_HI                    0x00003014u
+#define PKTSTATS_TIME_SET_SECONDS_SHIFT                 0
+#define PKTSTATS_TIME_SET_SECONDS_WIDTH                 48
+#define PKTSTATS_TIME_SET_SECONDS_MASK                  UINT64_C(0xffffffffffff)
+#define PKTSTATS_TIME_SET_SECONDS_RESET                 UINT64_C(0x000000000000)
 
 /* 0x018 set_nanoseconds (rw, 32 bits): Nanoseconds the set command loads. */
-#define PKTSTATS_TIME_SET_NANOSECONDS             0x00003018u
-#define PKTSTATS_TIME_SET_NANOSECONDS_SHIFT       0
-#define PKTSTATS_TIME_SET_NANOSECONDS_WIDTH       30
-#define PKTSTATS_TIME_SET_NANOSECONDS_MASK        0x3fffffffu
-#define PKTSTATS_TIME_SET_NANOSECONDS_RESET       0x00000000u
+#define PKTSTATS_TIME_SET_NANOSECONDS                   0x00003018u
+#define PKTSTATS_TIME_SET_NANOSECONDS_SHIFT             0
+#define PKTSTATS_TIME_SET_NANOSECONDS_WIDTH             30
+#define PKTSTATS_TIME_SET_NANOSECONDS_MASK              0x3fffffffu
+#define PKTSTATS_TIME_SET_NANOSECONDS_RESET             0x00000000u
 
 /*
  * 0x020 step_seconds (rw, 48 bits): Seconds part of the offset the step command adds (write
  * low word, then high word).
  */
-#define PKTSTATS_TIME_STEP_SECONDS                0x00003020u
-#define PKTSTATS_TIME_STEP_SECONDS_LO             0x00003020u
-#define PKTSTATS_TIME_STEP_SECONDS_HI             0x00003024u
-#define PKTSTATS_TIME_STEP_SECONDS_SHIFT          0
-#define PKTSTATS_TIME_STEP_SECONDS_WIDTH          48
-#define PKTSTATS_TIME_STEP_SECONDS_MASK           UINT64_C(0xffffffffffff)
-#define PKTSTATS_TIME_STEP_SECONDS_RESET          UINT64_C(0x000000000000)
+#define PKTSTATS_TIME_STEP_SECONDS                      0x00003020u
+#define PKTSTATS_TIME_STEP_SECONDS_LO                   0x00003020u
+#define PKTSTATS_TIME_STEP_SECONDS_HI                   0x00003024u
+#define PKTSTATS_TIME_STEP_SECONDS_SHIFT                0
+#define PKTSTATS_TIME_STEP_SECONDS_WIDTH                48
+#define PKTSTATS_TIME_STEP_SECONDS_MASK                 UINT64_C(0xffffffffffff)
+#define PKTSTATS_TIME_STEP_SECONDS_RESET                UINT64_C(0x000000000000)
 
 /*
  * 0x028 step_nanoseconds (rw, 32 bits): Nanoseconds part of the offset the step command
  * adds, always positive.
  */
-#define PKTSTATS_TIME_STEP_NANOSECONDS            0x00003028u
-#define PKTSTATS_TIME_STEP_NANOSECONDS_SHIFT      0
-#define PKTSTATS_TIME_STEP_NANOSECONDS_WIDTH      30
-#define PKTSTATS_TIME_STEP_NANOSECONDS_MASK       0x3fffffffu
-#define PKTSTATS_TIME_STEP_NANOSECONDS_RESET      0x00000000u
+#define PKTSTATS_TIME_STEP_NANOSECONDS                  0x00003028u
+#define PKTSTATS_TIME_STEP_NANOSECONDS_SHIFT            0
+#define PKTSTATS_TIME_STEP_NANOSECONDS_WIDTH            30
+#define PKTSTATS_TIME_STEP_NANOSECONDS_MASK             0x3fffffffu
+#define PKTSTATS_TIME_STEP_NANOSECONDS_RESET            0x00000000u
 
 /*
  * 0x030 latched_seconds (ro, 64 bits): Seconds of the time of day at the last latch command
  * (bits 47:0; 63:48 read 0).
  */
-#define PKTSTATS_TIME_LATCHED_SECONDS             0x00003030u
-#define PKTSTATS_TIME_LATCHED_SECONDS_LO          0x00003030u
-#define PKTSTATS_TIME_LATCHED_SECONDS_HI          0x00003034u
+#define PKTSTATS_TIME_LATCHED_SECONDS                   0x00003030u
+#define PKTSTATS_TIME_LATCHED_SECONDS_LO                0x00003030u
+#define PKTSTATS_TIME_LATCHED_SECONDS_HI                0x00003034u
 
 /*
  * 0x038 latched_nanoseconds (ro, 30 bits): Nanoseconds of the time of day at the last latch
  * command, 0..999 999 999.
  */
-#define PKTSTATS_TIME_LATCHED_NANOSECONDS         0x00003038u
-#define PKTSTATS_TIME_LATCHED_NANOSECONDS_MASK    0x3fffffffu
+#define PKTSTATS_TIME_LATCHED_NANOSECONDS               0x00003038u
+#define PKTSTATS_TIME_LATCHED_NANOSECONDS_MASK          0x3fffffffu
 
 /*
  * 0x03c latched_fraction (ro, 32 bits): Fraction of a nanosecond of the time of day at the
  * last latch command, in 2^-32 ns.
  */
-#define PKTSTATS_TIME_LATCHED_FRACTION            0x0000303cu
+#define PKTSTATS_TIME_LATCHED_FRACTION                  0x0000303cu
 
 /*
  * 0x040 latched_timer (ro, 64 bits): The evcap timer (8 ns clocks) in the clock of the last
  * latch command: the evcap tick at resolution c is latched_timer >> c.
  */
-#define PKTSTATS_TIME_LATCHED_TIMER               0x00003040u
-#define PKTSTATS_TIME_LATCHED_TIMER_LO            0x00003040u
-#define PKTSTATS_TIME_LATCHED_TIMER_HI            0x00003044u
+#define PKTSTATS_TIME_LATCHED_TIMER                     0x00003040u
+#define PKTSTATS_TIME_LATCHED_TIMER_LO                  0x00003040u
+#define PKTSTATS_TIME_LATCHED_TIMER_HI                  0x00003044u
 
 /*
  * 0x048 set_refused (counter, 64 bits): Set commands refused (set_nanoseconds of 10^9 or
  * more). Write to clear.
  */
-#define PKTSTATS_TIME_SET_REFUSED                 0x00003048u
-#define PKTSTATS_TIME_SET_REFUSED_LO              0x00003048u
-#define PKTSTATS_TIME_SET_REFUSED_HI              0x0000304cu
+#define PKTSTATS_TIME_SET_REFUSED                       0x00003048u
+#define PKTSTATS_TIME_SET_REFUSED_LO                    0x00003048u
+#define PKTSTATS_TIME_SET_REFUSED_HI                    0x0000304cu
 
 /*
  * 0x050 step_refused (counter, 64 bits): Step commands refused (the time would leave 0..2^48
  * s, step_nanoseconds of 10^9 or more, or a set in the same command). Write to clear.
  */
-#define PKTSTATS_TIME_STEP_REFUSED                0x00003050u
-#define PKTSTATS_TIME_STEP_REFUSED_LO             0x00003050u
-#define PKTSTATS_TIME_STEP_REFUSED_HI             0x00003054u
+#define PKTSTATS_TIME_STEP_REFUSED                      0x00003050u
+#define PKTSTATS_TIME_STEP_REFUSED_LO                   0x00003050u
+#define PKTSTATS_TIME_STEP_REFUSED_HI                   0x00003054u
 
 /*
  * Block stamp (stamp_regs): Wire timestamps of the MAC ports: RX/TX corrections, last RX and
  * TX stamps and residence time per port.
  */
-#define PKTSTATS_STAMP_BASE                       0x00004000u
-#define PKTSTATS_STAMP_SIZE                       0x00001000u
+#define PKTSTATS_STAMP_BASE                             0x00004000u
+#define PKTSTATS_STAMP_SIZE                             0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "STAM". */
-#define PKTSTATS_STAMP_TYPE                       0x00004000u
-#define PKTSTATS_STAMP_TYPE_VALUE                 0x5354414du
+#define PKTSTATS_STAMP_TYPE                             0x00004000u
+#define PKTSTATS_STAMP_TYPE_VALUE                       0x5354414du
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_STAMP_VERSION                    0x00004004u
-#define PKTSTATS_STAMP_VERSION_VALUE              0x00010000u
+#define PKTSTATS_STAMP_VERSION                          0x00004004u
+#define PKTSTATS_STAMP_VERSION_VALUE                    0x00010000u
 
 /*
  * 0x010 rx_correction_0 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 0, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_0            0x00004010u
-#define PKTSTATS_STAMP_RX_CORRECTION_0_SHIFT      0
-#define PKTSTATS_STAMP_RX_CORRECTION_0_WIDTH      30
-#define PKTSTATS_STAMP_RX_CORRECTION_0_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_0_RESET      0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_0                  0x00004010u
+#define PKTSTATS_STAMP_RX_CORRECTION_0_SHIFT            0
+#define PKTSTATS_STAMP_RX_CORRECTION_0_WIDTH            30
+#define PKTSTATS_STAMP_RX_CORRECTION_0_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_0_RESET            0x00000000u
 
 /*
  * 0x014 rx_correction_1 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 1, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_1            0x00004014u
-#define PKTSTATS_STAMP_RX_CORRECTION_1_SHIFT      0
-#define PKTSTATS_STAMP_RX_CORRECTION_1_WIDTH      30
-#define PKTSTATS_STAMP_RX_CORRECTION_1_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_1_RESET      0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_1                  0x00004014u
+#define PKTSTATS_STAMP_RX_CORRECTION_1_SHIFT            0
+#define PKTSTATS_STAMP_RX_CORRECTION_1_WIDTH            30
+#define PKTSTATS_STAMP_RX_CORRECTION_1_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_1_RESET            0x00000000u
 
 /*
  * 0x018 rx_correction_2 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 2, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_2            0x00004018u
-#define PKTSTATS_STAMP_RX_CORRECTION_2_SHIFT      0
-#define PKTSTATS_STAMP_RX_CORRECTION_2_WIDTH      30
-#define PKTSTATS_STAMP_RX_CORRECTION_2_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_2_RESET      0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_2                  0x00004018u
+#define PKTSTATS_STAMP_RX_CORRECTION_2_SHIFT            0
+#define PKTSTATS_STAMP_RX_CORRECTION_2_WIDTH            30
+#define PKTSTATS_STAMP_RX_CORRECTION_2_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_2_RESET            0x00000000u
 
 /*
  * 0x01c rx_correction_3 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 3, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_3            0x0000401cu
-#define PKTSTATS_STAMP_RX_CORRECTION_3_SHIFT      0
-#define PKTSTATS_STAMP_RX_CORRECTION_3_WIDTH      30
-#define PKTSTATS_STAMP_RX_CORRECTION_3_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_3_RESET      0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_3                  0x0000401cu
+#define PKTSTATS_STAMP_RX_CORRECTION_3_SHIFT            0
+#define PKTSTATS_STAMP_RX_CORRECTION_3_WIDTH            30
+#define PKTSTATS_STAMP_RX_CORRECTION_3_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_3_RESET            0x00000000u
 
 /*
  * 0x020 tx_correction_0 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 0, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_0            0x00004020u
-#define PKTSTATS_STAMP_TX_CORRECTION_0_SHIFT      0
-#define PKTSTATS_STAMP_TX_CORRECTION_0_WIDTH      30
-#define PKTSTATS_STAMP_TX_CORRECTION_0_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_0_RESET      0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_0                  0x00004020u
+#define PKTSTATS_STAMP_TX_CORRECTION_0_SHIFT            0
+#define PKTSTATS_STAMP_TX_CORRECTION_0_WIDTH            30
+#define PKTSTATS_STAMP_TX_CORRECTION_0_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_0_RESET            0x00000000u
 
 /*
  * 0x024 tx_correction_1 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 1, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_1            0x00004024u
-#define PKTSTATS_STAMP_TX_CORRECTION_1_SHIFT      0
-#define PKTSTATS_STAMP_TX_CORRECTION_1_WIDTH      30
-#define PKTSTATS_STAMP_TX_CORRECTION_1_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_1_RESET      0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_1                  0x00004024u
+#define PKTSTATS_STAMP_TX_CORRECTION_1_SHIFT            0
+#define PKTSTATS_STAMP_TX_CORRECTION_1_WIDTH            30
+#define PKTSTATS_STAMP_TX_CORRECTION_1_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_1_RESET            0x00000000u
 
 /*
  * 0x028 tx_correction_2 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 2, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_2            0x00004028u
-#define PKTSTATS_STAMP_TX_CORRECTION_2_SHIFT      0
-#define PKTSTATS_STAMP_TX_CORRECTION_2_WIDTH      30
-#define PKTSTATS_STAMP_TX_CORRECTION_2_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_2_RESET      0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_2                  0x00004028u
+#define PKTSTATS_STAMP_TX_CORRECTION_2_SHIFT            0
+#define PKTSTATS_STAMP_TX_CORRECTION_2_WIDTH            30
+#define PKTSTATS_STAMP_TX_CORRECTION_2_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_2_RESET            0x00000000u
 
 /*
  * 0x02c tx_correction_3 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 3, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_3            0x0000402cu
-#define PKTSTATS_STAMP_TX_CORRECTION_3_SHIFT      0
-#define PKTSTATS_STAMP_TX_CORRECTION_3_WIDTH      30
-#define PKTSTATS_STAMP_TX_CORRECTION_3_MASK       0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_3_RESET      0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_3                  0x0000402cu
+#define PKTSTATS_STAMP_TX_CORRECTION_3_SHIFT            0
+#define PKTSTATS_STAMP_TX_CORRECTION_3_WIDTH            30
+#define PKTSTATS_STAMP_TX_CORRECTION_3_MASK             0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_3_RESET            0x00000000u
 
 /*
  * 0x040 last_rx_0 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 0, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_0                  0x00004040u
-#define PKTSTATS_STAMP_LAST_RX_0_LO               0x00004040u
-#define PKTSTATS_STAMP_LAST_RX_0_HI               0x00004044u
+#define PKTSTATS_STAMP_LAST_RX_0                        0x00004040u
+#define PKTSTATS_STAMP_LAST_RX_0_LO                     0x00004040u
+#define PKTSTATS_STAMP_LAST_RX_0_HI                     0x00004044u
 
 /*
  * 0x048 last_rx_1 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 1, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_1                  0x00004048u
-#define PKTSTATS_STAMP_LAST_RX_1_LO               0x00004048u
-#define PKTSTATS_STAMP_LAST_RX_1_HI               0x0000404cu
+#define PKTSTATS_STAMP_LAST_RX_1                        0x00004048u
+#define PKTSTATS_STAMP_LAST_RX_1_LO                     0x00004048u
+#define PKTSTATS_STAMP_LAST_RX_1_HI                     0x0000404cu
 
 /*
  * 0x050 last_rx_2 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 2, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_2                  0x00004050u
-#define PKTSTATS_STAMP_LAST_RX_2_LO               0x00004050u
-#define PKTSTATS_STAMP_LAST_RX_2_HI               0x00004054u
+#define PKTSTATS_STAMP_LAST_RX_2                        0x00004050u
+#define PKTSTATS_STAMP_LAST_RX_2_LO                     0x00004050u
+#define PKTSTATS_STAMP_LAST_RX_2_HI                     0x00004054u
 
 /*
  * 0x058 last_rx_3 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 3, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_3                  0x00004058u
-#define PKTSTATS_STAMP_LAST_RX_3_LO               0x00004058u
-#define PKTSTATS_STAMP_LAST_RX_3_HI               0x0000405cu
+#define PKTSTATS_STAMP_LAST_RX_3                        0x00004058u
+#define PKTSTATS_STAMP_LAST_RX_3_LO                     0x00004058u
+#define PKTSTATS_STAMP_LAST_RX_3_HI                     0x0000405cu
 
 /*
  * 0x060 last_tx_0 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1249,9 +1249,9 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_0                  0x00004060u
-#define PKTSTATS_STAMP_LAST_TX_0_LO               0x00004060u
-#define PKTSTATS_STAMP_LAST_TX_0_HI               0x00004064u
+#define PKTSTATS_STAMP_LAST_TX_0                        0x00004060u
+#define PKTSTATS_STAMP_LAST_TX_0_LO                     0x00004060u
+#define PKTSTATS_STAMP_LAST_TX_0_HI                     0x00004064u
 
 /*
  * 0x068 last_tx_1 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1259,9 +1259,9 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_1                  0x00004068u
-#define PKTSTATS_STAMP_LAST_TX_1_LO               0x00004068u
-#define PKTSTATS_STAMP_LAST_TX_1_HI               0x0000406cu
+#define PKTSTATS_STAMP_LAST_TX_1                        0x00004068u
+#define PKTSTATS_STAMP_LAST_TX_1_LO                     0x00004068u
+#define PKTSTATS_STAMP_LAST_TX_1_HI                     0x0000406cu
 
 /*
  * 0x070 last_tx_2 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1269,9 +1269,9 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_2                  0x00004070u
-#define PKTSTATS_STAMP_LAST_TX_2_LO               0x00004070u
-#define PKTSTATS_STAMP_LAST_TX_2_HI               0x00004074u
+#define PKTSTATS_STAMP_LAST_TX_2                        0x00004070u
+#define PKTSTATS_STAMP_LAST_TX_2_LO                     0x00004070u
+#define PKTSTATS_STAMP_LAST_TX_2_HI                     0x00004074u
 
 /*
  * 0x078 last_tx_3 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1279,37 +1279,671 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_3                  0x00004078u
-#define PKTSTATS_STAMP_LAST_TX_3_LO               0x00004078u
-#define PKTSTATS_STAMP_LAST_TX_3_HI               0x0000407cu
+#define PKTSTATS_STAMP_LAST_TX_3                        0x00004078u
+#define PKTSTATS_STAMP_LAST_TX_3_LO                     0x00004078u
+#define PKTSTATS_STAMP_LAST_TX_3_HI                     0x0000407cu
 
 /*
  * 0x080 last_residence_0 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 0: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_0           0x00004080u
+#define PKTSTATS_STAMP_LAST_RESIDENCE_0                 0x00004080u
 
 /*
  * 0x084 last_residence_1 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 1: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_1           0x00004084u
+#define PKTSTATS_STAMP_LAST_RESIDENCE_1                 0x00004084u
 
 /*
  * 0x088 last_residence_2 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 2: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_2           0x00004088u
+#define PKTSTATS_STAMP_LAST_RESIDENCE_2                 0x00004088u
 
 /*
  * 0x08c last_residence_3 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 3: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_3           0x0000408cu
+#define PKTSTATS_STAMP_LAST_RESIDENCE_3                 0x0000408cu
+
+/*
+ * Block oam (oam_regs): Link-delay engines of the MAC ports: Y.1731 ETH-DM (1DM/DMM/DMR) and
+ * headroom measurement (0x89A2): stamping, responders, CPU-port binding and counters.
+ */
+#define PKTSTATS_OAM_BASE                               0x00005000u
+#define PKTSTATS_OAM_SIZE                               0x00001000u
+
+/* 0x000 type (const, 32 bits): Block type, "OAM ". */
+#define PKTSTATS_OAM_TYPE                               0x00005000u
+#define PKTSTATS_OAM_TYPE_VALUE                         0x4f414d20u
+
+/* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
+#define PKTSTATS_OAM_VERSION                            0x00005004u
+#define PKTSTATS_OAM_VERSION_VALUE                      0x00010000u
+
+/* control_0 .. control_3: copy n of control, 4 bytes apart */
+#define PKTSTATS_OAM_CONTROL(n)                         (PKTSTATS_OAM_CONTROL_0 + (n) * 0x00000004u)
+#define PKTSTATS_OAM_CONTROL_COUNT                      4
+
+/*
+ * 0x010 control_0 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
+ * hardware does"). (#0)
+ */
+#define PKTSTATS_OAM_CONTROL_0                          0x00005010u
+#define PKTSTATS_OAM_CONTROL_0_RESET                    0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_SHIFT          0
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_MASK           0x00000001u
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_SHIFT       1
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_WIDTH       1
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_MASK        0x00000002u
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_RESET       0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_SHIFT           4
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_WIDTH           3
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_MASK            0x00000070u
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_SHIFT    8
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_WIDTH    1
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_MASK     0x00000100u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_RESET    0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_SHIFT 9
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_WIDTH 1
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_MASK  0x00000200u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_SHIFT          16
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_MASK           0x00010000u
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_RESET          0x00000000u
+
+/*
+ * 0x014 control_1 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
+ * hardware does"). (#1)
+ */
+#define PKTSTATS_OAM_CONTROL_1                          0x00005014u
+#define PKTSTATS_OAM_CONTROL_1_RESET                    0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_SHIFT          0
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_MASK           0x00000001u
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_SHIFT       1
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_WIDTH       1
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_MASK        0x00000002u
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_RESET       0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_SHIFT           4
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_WIDTH           3
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_MASK            0x00000070u
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_SHIFT    8
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_WIDTH    1
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_MASK     0x00000100u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_RESET    0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_SHIFT 9
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_WIDTH 1
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_MASK  0x00000200u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_SHIFT          16
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_MASK           0x00010000u
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_RESET          0x00000000u
+
+/*
+ * 0x018 control_2 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
+ * hardware does"). (#2)
+ */
+#define PKTSTATS_OAM_CONTROL_2                          0x00005018u
+#define PKTSTATS_OAM_CONTROL_2_RESET                    0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_SHIFT          0
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_MASK           0x00000001u
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_SHIFT       1
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_WIDTH       1
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_MASK        0x00000002u
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_RESET       0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_SHIFT           4
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_WIDTH           3
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_MASK            0x00000070u
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_SHIFT    8
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_WIDTH    1
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_MASK     0x00000100u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_RESET    0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_SHIFT 9
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_WIDTH 1
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_MASK  0x00000200u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_SHIFT          16
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_MASK           0x00010000u
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_RESET          0x00000000u
+
+/*
+ * 0x01c control_3 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
+ * hardware does"). (#3)
+ */
+#define PKTSTATS_OAM_CONTROL_3                          0x0000501cu
+#define PKTSTATS_OAM_CONTROL_3_RESET                    0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_SHIFT          0
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_MASK           0x00000001u
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_SHIFT       1
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_WIDTH       1
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_MASK        0x00000002u
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_RESET       0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_SHIFT           4
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_WIDTH           3
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_MASK            0x00000070u
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_SHIFT    8
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_WIDTH    1
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_MASK     0x00000100u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_RESET    0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_SHIFT 9
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_WIDTH 1
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_MASK  0x00000200u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_SHIFT          16
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_MASK           0x00010000u
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_RESET          0x00000000u
+
+/* port_mac_0 .. port_mac_3: copy n of port_mac, 8 bytes apart */
+#define PKTSTATS_OAM_PORT_MAC(n)                        (PKTSTATS_OAM_PORT_MAC_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_PORT_MAC_COUNT                     4
+
+/*
+ * 0x020 port_mac_0 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
+ * are addressed to it; it is the source of the DMRs and headroom responses the port's
+ * responders send (write low word, then high word). (#0)
+ */
+#define PKTSTATS_OAM_PORT_MAC_0                         0x00005020u
+#define PKTSTATS_OAM_PORT_MAC_0_LO                      0x00005020u
+#define PKTSTATS_OAM_PORT_MAC_0_HI                      0x00005024u
+#define PKTSTATS_OAM_PORT_MAC_0_SHIFT                   0
+#define PKTSTATS_OAM_PORT_MAC_0_WIDTH                   48
+#define PKTSTATS_OAM_PORT_MAC_0_MASK                    UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_0_RESET                   UINT64_C(0x000000000000)
+
+/*
+ * 0x028 port_mac_1 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
+ * are addressed to it; it is the source of the DMRs and headroom responses the port's
+ * responders send (write low word, then high word). (#1)
+ */
+#define PKTSTATS_OAM_PORT_MAC_1                         0x00005028u
+#define PKTSTATS_OAM_PORT_MAC_1_LO                      0x00005028u
+#define PKTSTATS_OAM_PORT_MAC_1_HI                      0x0000502cu
+#define PKTSTATS_OAM_PORT_MAC_1_SHIFT                   0
+#define PKTSTATS_OAM_PORT_MAC_1_WIDTH                   48
+#define PKTSTATS_OAM_PORT_MAC_1_MASK                    UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_1_RESET                   UINT64_C(0x000000000000)
+
+/*
+ * 0x030 port_mac_2 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
+ * are addressed to it; it is the source of the DMRs and headroom responses the port's
+ * responders send (write low word, then high word). (#2)
+ */
+#define PKTSTATS_OAM_PORT_MAC_2                         0x00005030u
+#define PKTSTATS_OAM_PORT_MAC_2_LO                      0x00005030u
+#define PKTSTATS_OAM_PORT_MAC_2_HI                      0x00005034u
+#define PKTSTATS_OAM_PORT_MAC_2_SHIFT                   0
+#define PKTSTATS_OAM_PORT_MAC_2_WIDTH                   48
+#define PKTSTATS_OAM_PORT_MAC_2_MASK                    UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_2_RESET                   UINT64_C(0x000000000000)
+
+/*
+ * 0x038 port_mac_3 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
+ * are addressed to it; it is the source of the DMRs and headroom responses the port's
+ * responders send (write low word, then high word). (#3)
+ */
+#define PKTSTATS_OAM_PORT_MAC_3                         0x00005038u
+#define PKTSTATS_OAM_PORT_MAC_3_LO                      0x00005038u
+#define PKTSTATS_OAM_PORT_MAC_3_HI                      0x0000503cu
+#define PKTSTATS_OAM_PORT_MAC_3_SHIFT                   0
+#define PKTSTATS_OAM_PORT_MAC_3_WIDTH                   48
+#define PKTSTATS_OAM_PORT_MAC_3_MASK                    UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_3_RESET                   UINT64_C(0x000000000000)
+
+/* byte_time_0 .. byte_time_3: copy n of byte_time, 4 bytes apart */
+#define PKTSTATS_OAM_BYTE_TIME(n)                       (PKTSTATS_OAM_BYTE_TIME_0 + (n) * 0x00000004u)
+#define PKTSTATS_OAM_BYTE_TIME_COUNT                    4
+
+/*
+ * 0x040 byte_time_0 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
+ * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#0)
+ */
+#define PKTSTATS_OAM_BYTE_TIME_0                        0x00005040u
+#define PKTSTATS_OAM_BYTE_TIME_0_SHIFT                  0
+#define PKTSTATS_OAM_BYTE_TIME_0_WIDTH                  16
+#define PKTSTATS_OAM_BYTE_TIME_0_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_0_RESET                  0x00000008u
+
+/*
+ * 0x044 byte_time_1 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
+ * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#1)
+ */
+#define PKTSTATS_OAM_BYTE_TIME_1                        0x00005044u
+#define PKTSTATS_OAM_BYTE_TIME_1_SHIFT                  0
+#define PKTSTATS_OAM_BYTE_TIME_1_WIDTH                  16
+#define PKTSTATS_OAM_BYTE_TIME_1_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_1_RESET                  0x00000008u
+
+/*
+ * 0x048 byte_time_2 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
+ * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#2)
+ */
+#define PKTSTATS_OAM_BYTE_TIME_2                        0x00005048u
+#define PKTSTATS_OAM_BYTE_TIME_2_SHIFT                  0
+#define PKTSTATS_OAM_BYTE_TIME_2_WIDTH                  16
+#define PKTSTATS_OAM_BYTE_TIME_2_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_2_RESET                  0x00000008u
+
+/*
+ * 0x04c byte_time_3 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
+ * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#3)
+ */
+#define PKTSTATS_OAM_BYTE_TIME_3                        0x0000504cu
+#define PKTSTATS_OAM_BYTE_TIME_3_SHIFT                  0
+#define PKTSTATS_OAM_BYTE_TIME_3_WIDTH                  16
+#define PKTSTATS_OAM_BYTE_TIME_3_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_3_RESET                  0x00000008u
+
+/* dm_stamped_0 .. dm_stamped_3: copy n of dm_stamped, 8 bytes apart */
+#define PKTSTATS_OAM_DM_STAMPED(n)                      (PKTSTATS_OAM_DM_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_STAMPED_COUNT                   4
+
+/*
+ * 0x100 dm_stamped_0 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
+ * left MAC port i with their transmit stamp. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_DM_STAMPED_0                       0x00005100u
+#define PKTSTATS_OAM_DM_STAMPED_0_LO                    0x00005100u
+#define PKTSTATS_OAM_DM_STAMPED_0_HI                    0x00005104u
+
+/*
+ * 0x108 dm_stamped_1 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
+ * left MAC port i with their transmit stamp. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_DM_STAMPED_1                       0x00005108u
+#define PKTSTATS_OAM_DM_STAMPED_1_LO                    0x00005108u
+#define PKTSTATS_OAM_DM_STAMPED_1_HI                    0x0000510cu
+
+/*
+ * 0x110 dm_stamped_2 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
+ * left MAC port i with their transmit stamp. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_DM_STAMPED_2                       0x00005110u
+#define PKTSTATS_OAM_DM_STAMPED_2_LO                    0x00005110u
+#define PKTSTATS_OAM_DM_STAMPED_2_HI                    0x00005114u
+
+/*
+ * 0x118 dm_stamped_3 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
+ * left MAC port i with their transmit stamp. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_DM_STAMPED_3                       0x00005118u
+#define PKTSTATS_OAM_DM_STAMPED_3_LO                    0x00005118u
+#define PKTSTATS_OAM_DM_STAMPED_3_HI                    0x0000511cu
+
+/* dm_answered_0 .. dm_answered_3: copy n of dm_answered, 8 bytes apart */
+#define PKTSTATS_OAM_DM_ANSWERED(n)                     (PKTSTATS_OAM_DM_ANSWERED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_ANSWERED_COUNT                  4
+
+/*
+ * 0x120 dm_answered_0 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
+ * into DMRs by its responder (sent into the port's output queue; one the queue drops is
+ * counted there and in dm_replies_sent's shortfall). Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_DM_ANSWERED_0                      0x00005120u
+#define PKTSTATS_OAM_DM_ANSWERED_0_LO                   0x00005120u
+#define PKTSTATS_OAM_DM_ANSWERED_0_HI                   0x00005124u
+
+/*
+ * 0x128 dm_answered_1 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
+ * into DMRs by its responder (sent into the port's output queue; one the queue drops is
+ * counted there and in dm_replies_sent's shortfall). Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_DM_ANSWERED_1                      0x00005128u
+#define PKTSTATS_OAM_DM_ANSWERED_1_LO                   0x00005128u
+#define PKTSTATS_OAM_DM_ANSWERED_1_HI                   0x0000512cu
+
+/*
+ * 0x130 dm_answered_2 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
+ * into DMRs by its responder (sent into the port's output queue; one the queue drops is
+ * counted there and in dm_replies_sent's shortfall). Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_DM_ANSWERED_2                      0x00005130u
+#define PKTSTATS_OAM_DM_ANSWERED_2_LO                   0x00005130u
+#define PKTSTATS_OAM_DM_ANSWERED_2_HI                   0x00005134u
+
+/*
+ * 0x138 dm_answered_3 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
+ * into DMRs by its responder (sent into the port's output queue; one the queue drops is
+ * counted there and in dm_replies_sent's shortfall). Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_DM_ANSWERED_3                      0x00005138u
+#define PKTSTATS_OAM_DM_ANSWERED_3_LO                   0x00005138u
+#define PKTSTATS_OAM_DM_ANSWERED_3_HI                   0x0000513cu
+
+/* dm_replies_sent_0 .. dm_replies_sent_3: copy n of dm_replies_sent, 8 bytes apart */
+#define PKTSTATS_OAM_DM_REPLIES_SENT(n)                 (PKTSTATS_OAM_DM_REPLIES_SENT_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_REPLIES_SENT_COUNT              4
+
+/*
+ * 0x140 dm_replies_sent_0 (counter, 64 bits): DMRs of the responder that left MAC port i
+ * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
+ * (#0)
+ */
+#define PKTSTATS_OAM_DM_REPLIES_SENT_0                  0x00005140u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_0_LO               0x00005140u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_0_HI               0x00005144u
+
+/*
+ * 0x148 dm_replies_sent_1 (counter, 64 bits): DMRs of the responder that left MAC port i
+ * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
+ * (#1)
+ */
+#define PKTSTATS_OAM_DM_REPLIES_SENT_1                  0x00005148u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_1_LO               0x00005148u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_1_HI               0x0000514cu
+
+/*
+ * 0x150 dm_replies_sent_2 (counter, 64 bits): DMRs of the responder that left MAC port i
+ * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
+ * (#2)
+ */
+#define PKTSTATS_OAM_DM_REPLIES_SENT_2                  0x00005150u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_2_LO               0x00005150u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_2_HI               0x00005154u
+
+/*
+ * 0x158 dm_replies_sent_3 (counter, 64 bits): DMRs of the responder that left MAC port i
+ * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
+ * (#3)
+ */
+#define PKTSTATS_OAM_DM_REPLIES_SENT_3                  0x00005158u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_3_LO               0x00005158u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_3_HI               0x0000515cu
+
+/* dm_passed_up_0 .. dm_passed_up_3: copy n of dm_passed_up, 8 bytes apart */
+#define PKTSTATS_OAM_DM_PASSED_UP(n)                    (PKTSTATS_OAM_DM_PASSED_UP_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_PASSED_UP_COUNT                 4
+
+/*
+ * 0x160 dm_passed_up_0 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
+ * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
+ * clear. (#0)
+ */
+#define PKTSTATS_OAM_DM_PASSED_UP_0                     0x00005160u
+#define PKTSTATS_OAM_DM_PASSED_UP_0_LO                  0x00005160u
+#define PKTSTATS_OAM_DM_PASSED_UP_0_HI                  0x00005164u
+
+/*
+ * 0x168 dm_passed_up_1 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
+ * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
+ * clear. (#1)
+ */
+#define PKTSTATS_OAM_DM_PASSED_UP_1                     0x00005168u
+#define PKTSTATS_OAM_DM_PASSED_UP_1_LO                  0x00005168u
+#define PKTSTATS_OAM_DM_PASSED_UP_1_HI                  0x0000516cu
+
+/*
+ * 0x170 dm_passed_up_2 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
+ * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
+ * clear. (#2)
+ */
+#define PKTSTATS_OAM_DM_PASSED_UP_2                     0x00005170u
+#define PKTSTATS_OAM_DM_PASSED_UP_2_LO                  0x00005170u
+#define PKTSTATS_OAM_DM_PASSED_UP_2_HI                  0x00005174u
+
+/*
+ * 0x178 dm_passed_up_3 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
+ * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
+ * clear. (#3)
+ */
+#define PKTSTATS_OAM_DM_PASSED_UP_3                     0x00005178u
+#define PKTSTATS_OAM_DM_PASSED_UP_3_LO                  0x00005178u
+#define PKTSTATS_OAM_DM_PASSED_UP_3_HI                  0x0000517cu
+
+/* dm_malformed_0 .. dm_malformed_3: copy n of dm_malformed, 8 bytes apart */
+#define PKTSTATS_OAM_DM_MALFORMED(n)                    (PKTSTATS_OAM_DM_MALFORMED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_MALFORMED_COUNT                 4
+
+/*
+ * 0x180 dm_malformed_0 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
+ * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
+ * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_DM_MALFORMED_0                     0x00005180u
+#define PKTSTATS_OAM_DM_MALFORMED_0_LO                  0x00005180u
+#define PKTSTATS_OAM_DM_MALFORMED_0_HI                  0x00005184u
+
+/*
+ * 0x188 dm_malformed_1 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
+ * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
+ * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_DM_MALFORMED_1                     0x00005188u
+#define PKTSTATS_OAM_DM_MALFORMED_1_LO                  0x00005188u
+#define PKTSTATS_OAM_DM_MALFORMED_1_HI                  0x0000518cu
+
+/*
+ * 0x190 dm_malformed_2 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
+ * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
+ * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_DM_MALFORMED_2                     0x00005190u
+#define PKTSTATS_OAM_DM_MALFORMED_2_LO                  0x00005190u
+#define PKTSTATS_OAM_DM_MALFORMED_2_HI                  0x00005194u
+
+/*
+ * 0x198 dm_malformed_3 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
+ * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
+ * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_DM_MALFORMED_3                     0x00005198u
+#define PKTSTATS_OAM_DM_MALFORMED_3_LO                  0x00005198u
+#define PKTSTATS_OAM_DM_MALFORMED_3_HI                  0x0000519cu
+
+/* headroom_stamped_0 .. headroom_stamped_3: copy n of headroom_stamped, 8 bytes apart */
+#define PKTSTATS_OAM_HEADROOM_STAMPED(n)                (PKTSTATS_OAM_HEADROOM_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_STAMPED_COUNT             4
+
+/*
+ * 0x1a0 headroom_stamped_0 (counter, 64 bits): Headroom requests and responses from the CPU
+ * ports that left MAC port i with t1 or t3. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_HEADROOM_STAMPED_0                 0x000051a0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_0_LO              0x000051a0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_0_HI              0x000051a4u
+
+/*
+ * 0x1a8 headroom_stamped_1 (counter, 64 bits): Headroom requests and responses from the CPU
+ * ports that left MAC port i with t1 or t3. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_HEADROOM_STAMPED_1                 0x000051a8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_1_LO              0x000051a8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_1_HI              0x000051acu
+
+/*
+ * 0x1b0 headroom_stamped_2 (counter, 64 bits): Headroom requests and responses from the CPU
+ * ports that left MAC port i with t1 or t3. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_HEADROOM_STAMPED_2                 0x000051b0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_2_LO              0x000051b0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_2_HI              0x000051b4u
+
+/*
+ * 0x1b8 headroom_stamped_3 (counter, 64 bits): Headroom requests and responses from the CPU
+ * ports that left MAC port i with t1 or t3. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_HEADROOM_STAMPED_3                 0x000051b8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_3_LO              0x000051b8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_3_HI              0x000051bcu
+
+/* headroom_answered_0 .. headroom_answered_3: copy n of headroom_answered, 8 bytes apart */
+#define PKTSTATS_OAM_HEADROOM_ANSWERED(n)               (PKTSTATS_OAM_HEADROOM_ANSWERED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_COUNT            4
+
+/*
+ * 0x1c0 headroom_answered_0 (counter, 64 bits): Headroom requests that arrived at MAC port i
+ * and were turned into responses by its responder. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_0                0x000051c0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_0_LO             0x000051c0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_0_HI             0x000051c4u
+
+/*
+ * 0x1c8 headroom_answered_1 (counter, 64 bits): Headroom requests that arrived at MAC port i
+ * and were turned into responses by its responder. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_1                0x000051c8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_1_LO             0x000051c8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_1_HI             0x000051ccu
+
+/*
+ * 0x1d0 headroom_answered_2 (counter, 64 bits): Headroom requests that arrived at MAC port i
+ * and were turned into responses by its responder. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_2                0x000051d0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_2_LO             0x000051d0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_2_HI             0x000051d4u
+
+/*
+ * 0x1d8 headroom_answered_3 (counter, 64 bits): Headroom requests that arrived at MAC port i
+ * and were turned into responses by its responder. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_3                0x000051d8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_3_LO             0x000051d8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_3_HI             0x000051dcu
+
+/*
+ * headroom_replies_sent_0 .. headroom_replies_sent_3: copy n of headroom_replies_sent, 8
+ * bytes apart
+ */
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT(n)           (PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_COUNT        4
+
+/*
+ * 0x1e0 headroom_replies_sent_0 (counter, 64 bits): Responses of the headroom responder that
+ * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
+ * Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0            0x000051e0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0_LO         0x000051e0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0_HI         0x000051e4u
+
+/*
+ * 0x1e8 headroom_replies_sent_1 (counter, 64 bits): Responses of the headroom responder that
+ * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
+ * Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1            0x000051e8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1_LO         0x000051e8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1_HI         0x000051ecu
+
+/*
+ * 0x1f0 headroom_replies_sent_2 (counter, 64 bits): Responses of the headroom responder that
+ * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
+ * Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2            0x000051f0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2_LO         0x000051f0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2_HI         0x000051f4u
+
+/*
+ * 0x1f8 headroom_replies_sent_3 (counter, 64 bits): Responses of the headroom responder that
+ * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
+ * Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3            0x000051f8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3_LO         0x000051f8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3_HI         0x000051fcu
+
+/* headroom_passed_up_0 .. headroom_passed_up_3: copy n of headroom_passed_up, 8 bytes apart */
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP(n)              (PKTSTATS_OAM_HEADROOM_PASSED_UP_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_COUNT           4
+
+/*
+ * 0x200 headroom_passed_up_0 (counter, 64 bits): Headroom responses (with t4) and unanswered
+ * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0               0x00005200u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0_LO            0x00005200u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0_HI            0x00005204u
+
+/*
+ * 0x208 headroom_passed_up_1 (counter, 64 bits): Headroom responses (with t4) and unanswered
+ * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1               0x00005208u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1_LO            0x00005208u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1_HI            0x0000520cu
+
+/*
+ * 0x210 headroom_passed_up_2 (counter, 64 bits): Headroom responses (with t4) and unanswered
+ * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2               0x00005210u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2_LO            0x00005210u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2_HI            0x00005214u
+
+/*
+ * 0x218 headroom_passed_up_3 (counter, 64 bits): Headroom responses (with t4) and unanswered
+ * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3               0x00005218u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3_LO            0x00005218u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3_HI            0x0000521cu
+
+/* headroom_malformed_0 .. headroom_malformed_3: copy n of headroom_malformed, 8 bytes apart */
+#define PKTSTATS_OAM_HEADROOM_MALFORMED(n)              (PKTSTATS_OAM_HEADROOM_MALFORMED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_COUNT           4
+
+/*
+ * 0x220 headroom_malformed_0 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
+ * that are not a headroom PDU this engine handles (another subtype or version, neither
+ * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
+ * 0): passed to CPU port 4+i unchanged. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_0               0x00005220u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_0_LO            0x00005220u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_0_HI            0x00005224u
+
+/*
+ * 0x228 headroom_malformed_1 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
+ * that are not a headroom PDU this engine handles (another subtype or version, neither
+ * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
+ * 0): passed to CPU port 4+i unchanged. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_1               0x00005228u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_1_LO            0x00005228u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_1_HI            0x0000522cu
+
+/*
+ * 0x230 headroom_malformed_2 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
+ * that are not a headroom PDU this engine handles (another subtype or version, neither
+ * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
+ * 0): passed to CPU port 4+i unchanged. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_2               0x00005230u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_2_LO            0x00005230u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_2_HI            0x00005234u
+
+/*
+ * 0x238 headroom_malformed_3 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
+ * that are not a headroom PDU this engine handles (another subtype or version, neither
+ * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
+ * 0): passed to CPU port 4+i unchanged. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_3               0x00005238u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_3_LO            0x00005238u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_3_HI            0x0000523cu
 
 #ifdef __cplusplus
 extern "C" {

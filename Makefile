@@ -44,7 +44,8 @@ RTL_COMMON := $(sort $(wildcard rtl/common/*.v))
 RTL_CORE := $(sort $(wildcard rtl/core/*.v))
 RTL_TIME := $(sort $(wildcard rtl/time/*.v))
 RTL_STAMP := $(sort $(wildcard rtl/stamp/*.v))
-RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_GEN)
+RTL_OAM := $(sort $(wildcard rtl/oam/*.v))
+RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_OAM) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -213,7 +214,7 @@ sim-trace: $(BUILD)/bin/pktstats-sim-trace
 # Each top is linted with -Wall and no waivers, and must compile under Icarus. Icarus's
 # sensitivity-entire-array notice is off: the lookup's always @* blocks read every word of their
 # tables on purpose (a performance note for Icarus, not a design problem).
-LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base stamp_block \
+LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base stamp_block oam_block \
 	stamp_meta_fifo
 
 lint: | deps
@@ -243,7 +244,8 @@ $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp: tb/core/pktstats_core_icarus_tb
 	$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s pktstats_core_icarus_tb -o $@ $^
 
 # make synth: the evcap block (also part of make test), the time-of-day clock (time_base), the
-# wire timestamps (stamp_block, stamp_meta_fifo) and the whole pktstats_core (minutes).
+# wire timestamps (stamp_block, stamp_meta_fifo), the link-delay engines (oam_block) and the
+# whole pktstats_core (minutes).
 $(BUILD)/synth/time_base.summary: $(RTL_TIME) rtl/gen/time_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh time_base $(BUILD)/synth $(RTL_TIME) rtl/gen/time_regs.v
@@ -258,6 +260,21 @@ $(BUILD)/synth/stamp_meta_fifo.summary: rtl/stamp/stamp_meta_fifo.v scripts/synt
 	@mkdir -p $(@D)
 	scripts/synth.sh stamp_meta_fifo $(BUILD)/synth rtl/stamp/stamp_meta_fifo.v
 
+# The link-delay engines (rtl/oam/): the whole oam_block (steer, 8 egress writers, registers and
+# counters), and its two parts alone. What switch_core keeps for them is in its stamp_meta_fifo
+# (wider entries, and one beside every queue), counted in pktstats_core.
+$(BUILD)/synth/oam_block.summary: $(RTL_OAM) rtl/stamp/stamp_correct.v rtl/gen/oam_regs.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh oam_block $(BUILD)/synth $(RTL_OAM) rtl/stamp/stamp_correct.v rtl/gen/oam_regs.v
+
+$(BUILD)/synth/oam_steer.summary: rtl/oam/oam_steer.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh oam_steer $(BUILD)/synth rtl/oam/oam_steer.v
+
+$(BUILD)/synth/oam_egress.summary: rtl/oam/oam_egress.v rtl/stamp/stamp_correct.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh oam_egress $(BUILD)/synth rtl/oam/oam_egress.v rtl/stamp/stamp_correct.v
+
 $(BUILD)/synth/evcap.summary: $(RTL_EVCAP) rtl/gen/evcap_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh evcap $(BUILD)/synth $(RTL_EVCAP) rtl/gen/evcap_regs.v
@@ -271,7 +288,8 @@ synth-evcap: $(BUILD)/synth/evcap.summary
 
 synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary \
 		$(BUILD)/synth/stamp_block.summary $(BUILD)/synth/stamp_meta_fifo.summary \
-		$(BUILD)/synth/pktstats_core.summary
+		$(BUILD)/synth/oam_block.summary $(BUILD)/synth/oam_steer.summary \
+		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/pktstats_core.summary
 	@cat $^
 
 regmap:
@@ -324,6 +342,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_end=$(PYTHON) tb/sim/test_sim_end.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_network=$(PYTHON) tb/sim/test_sim_network.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_stamps=$(PYTHON) tb/sim/test_sim_stamps.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \

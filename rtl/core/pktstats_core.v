@@ -1,20 +1,21 @@
 /*
  * pktstats_core: the whole design without a board: the reference switch, event capture on its
- * output queues, the time-of-day clock, the wire timestamps of the MAC ports, the identity
- * block, and the register interconnect.
+ * output queues, the time-of-day clock, the wire timestamps of the MAC ports, the link-delay
+ * engines (Y.1731 frame delay, headroom measurement), the identity block, and the register
+ * interconnect.
  * Board shells (fpga/<board>/) and the simulator (sim/) wrap this module.
  *
  *   registers (AXI4-Lite, 16-bit addresses)
  *     0x0000 identity (pktstats_id_regs)   0x1000 evcap   0x2000 switch   0x3000 time
- *     0x4000 stamp (docs/regmap.md)
+ *     0x4000 stamp   0x5000 oam (docs/regmap.md)
  *
- *   8 inputs --> switch_core --> 8 outputs
- *      |   RX stamps |    ^  | RX stamp of each frame
- *      v   (meta)    |    |  v   out of MAC ports 0..3
- *   stamp_block -----'    |  stamp_block --> m_axis_rx_timestamp, _valid, m_axis_tx_timestamp,
- *   (RX point)            |  (TX point)      m_axis_residence_time (docs/timestamps.md)
- *     queue events v      | stat packets
- *                 evcap --'
+ *   8 inputs --> switch_core ------------------------------> oam_block egress --> 8 outputs
+ *      |   RX stamps |   | lookup -> oam_block steer -> queues |   (stamps written)
+ *      v   (meta)    |   |                                     | meta of each frame
+ *   stamp_block -----'   |                                     v   out of MAC ports 0..3
+ *   (RX point)           |          stamp_block (TX point) --> m_axis_rx_timestamp, _valid,
+ *     queue events v     | stat packets                        m_axis_tx_timestamp,
+ *                 evcap -'                                     m_axis_residence_time
  *
  * Ports 0..3 are the MAC ports, 4..7 the CPU ports; input i and output i are the same port.
  */
@@ -99,28 +100,28 @@ module pktstats_core #(
     input  wire          s_axil_rready
 );
 
-wire [5*12-1:0] block_axil_awaddr;
-wire [5*3-1:0] block_axil_awprot;
-wire [5*1-1:0] block_axil_awvalid;
-wire [5*1-1:0] block_axil_awready;
-wire [5*32-1:0] block_axil_wdata;
-wire [5*4-1:0] block_axil_wstrb;
-wire [5*1-1:0] block_axil_wvalid;
-wire [5*1-1:0] block_axil_wready;
-wire [5*2-1:0] block_axil_bresp;
-wire [5*1-1:0] block_axil_bvalid;
-wire [5*1-1:0] block_axil_bready;
-wire [5*12-1:0] block_axil_araddr;
-wire [5*3-1:0] block_axil_arprot;
-wire [5*1-1:0] block_axil_arvalid;
-wire [5*1-1:0] block_axil_arready;
-wire [5*32-1:0] block_axil_rdata;
-wire [5*2-1:0] block_axil_rresp;
-wire [5*1-1:0] block_axil_rvalid;
-wire [5*1-1:0] block_axil_rready;
+wire [6*12-1:0] block_axil_awaddr;
+wire [6*3-1:0] block_axil_awprot;
+wire [6*1-1:0] block_axil_awvalid;
+wire [6*1-1:0] block_axil_awready;
+wire [6*32-1:0] block_axil_wdata;
+wire [6*4-1:0] block_axil_wstrb;
+wire [6*1-1:0] block_axil_wvalid;
+wire [6*1-1:0] block_axil_wready;
+wire [6*2-1:0] block_axil_bresp;
+wire [6*1-1:0] block_axil_bvalid;
+wire [6*1-1:0] block_axil_bready;
+wire [6*12-1:0] block_axil_araddr;
+wire [6*3-1:0] block_axil_arprot;
+wire [6*1-1:0] block_axil_arvalid;
+wire [6*1-1:0] block_axil_arready;
+wire [6*32-1:0] block_axil_rdata;
+wire [6*2-1:0] block_axil_rresp;
+wire [6*1-1:0] block_axil_rvalid;
+wire [6*1-1:0] block_axil_rready;
 
 common_axil_interconnect #(
-    .SLAVE_COUNT(5),
+    .SLAVE_COUNT(6),
     .ADDR_WIDTH(16)
 ) interconnect_inst (
     .clk(clk),
@@ -206,6 +207,28 @@ wire [8*20-1:0] queue_occupancy;
 wire [8*63-1:0] stamp_meta;
 wire [4*62-1:0] stamp_rx_stamp;
 wire [3:0]      stamp_rx_valid;
+wire [4*62-1:0] stamp_tx_stamp;
+wire [8*90-1:0] output_meta;
+wire [7:0]      output_meta_valid;
+wire [63:0]     steer_in_tdata;
+wire [7:0]      steer_in_tkeep;
+wire            steer_in_tvalid;
+wire            steer_in_tready;
+wire            steer_in_tlast;
+wire [10:0]     steer_in_tuser;
+wire [62:0]     steer_in_meta;
+wire [63:0]     steer_out_tdata;
+wire [7:0]      steer_out_tkeep;
+wire            steer_out_tvalid;
+wire            steer_out_tready;
+wire            steer_out_tlast;
+wire [10:0]     steer_out_tuser;
+wire [89:0]     steer_out_meta;
+wire [8*64-1:0] switch_tdata;
+wire [8*8-1:0]  switch_tkeep;
+wire [7:0]      switch_tvalid;
+wire [7:0]      switch_tready;
+wire [7:0]      switch_tlast;
 
 evcap #(
     .QUEUE_SIZE_WIDTH(20)
@@ -259,14 +282,28 @@ switch_core #(
     .s_axis_tvalid(s_axis_tvalid),
     .s_axis_tready(s_axis_tready),
     .s_axis_tlast(s_axis_tlast),
-    .m_axis_tdata(m_axis_tdata),
-    .m_axis_tkeep(m_axis_tkeep),
-    .m_axis_tvalid(m_axis_tvalid),
-    .m_axis_tready(m_axis_tready),
-    .m_axis_tlast(m_axis_tlast),
+    .m_axis_tdata(switch_tdata),
+    .m_axis_tkeep(switch_tkeep),
+    .m_axis_tvalid(switch_tvalid),
+    .m_axis_tready(switch_tready),
+    .m_axis_tlast(switch_tlast),
     .s_axis_meta(stamp_meta),
-    .m_axis_rx_stamp(stamp_rx_stamp),
-    .m_axis_rx_stamp_valid(stamp_rx_valid),
+    .m_axis_meta(output_meta),
+    .m_axis_meta_valid(output_meta_valid),
+    .m_steer_tdata(steer_in_tdata),
+    .m_steer_tkeep(steer_in_tkeep),
+    .m_steer_tvalid(steer_in_tvalid),
+    .m_steer_tready(steer_in_tready),
+    .m_steer_tlast(steer_in_tlast),
+    .m_steer_tuser(steer_in_tuser),
+    .m_steer_meta(steer_in_meta),
+    .s_steer_tdata(steer_out_tdata),
+    .s_steer_tkeep(steer_out_tkeep),
+    .s_steer_tvalid(steer_out_tvalid),
+    .s_steer_tready(steer_out_tready),
+    .s_steer_tlast(steer_out_tlast),
+    .s_steer_tuser(steer_out_tuser),
+    .s_steer_meta(steer_out_meta),
     .s_stat_tdata(stat_tdata),
     .s_stat_tkeep(stat_tkeep),
     .s_stat_tvalid(stat_tvalid),
@@ -329,10 +366,20 @@ time_base time_inst (
     .tod_fraction(tod_fraction)
 );
 
-// Wire timestamps of the MAC ports: RX and TX points, corrections and debug registers
+// Wire timestamps of the MAC ports: RX and TX points, corrections and debug registers. The
+// RX stamp of the frame on MAC output i is in its metadata (bits 62:0: {valid, stamp})
+
+genvar i;
+generate
+    for (i = 0; i < 4; i = i + 1) begin : rx_stamp
+        assign stamp_rx_stamp[62*i +: 62] = output_meta[90*i +: 62];
+        assign stamp_rx_valid[i] = output_meta_valid[i] && output_meta[90*i + 62];
+    end
+endgenerate
 
 assign m_axis_rx_timestamp = stamp_rx_stamp;
 assign m_axis_rx_timestamp_valid = stamp_rx_valid;
+assign m_axis_tx_timestamp = stamp_tx_stamp;
 
 stamp_block stamp_inst (
     .clk(clk),
@@ -350,7 +397,7 @@ stamp_block stamp_inst (
     .m_axis_tlast(m_axis_tlast[3:0]),
     .rx_stamp(stamp_rx_stamp),
     .rx_valid(stamp_rx_valid),
-    .tx_stamp(m_axis_tx_timestamp),
+    .tx_stamp(stamp_tx_stamp),
     .residence(m_axis_residence_time),
     .s_axil_awaddr(block_axil_awaddr[12*4 +: 12]),
     .s_axil_awprot(block_axil_awprot[3*4 +: 3]),
@@ -371,6 +418,60 @@ stamp_block stamp_inst (
     .s_axil_rresp(block_axil_rresp[2*4 +: 2]),
     .s_axil_rvalid(block_axil_rvalid[1*4 +: 1]),
     .s_axil_rready(block_axil_rready[1*4 +: 1])
+);
+
+// Link-delay engines: the steer between the switch's lookup and queues, the egress between
+// its outputs and the MACs (docs/oam.md)
+
+oam_block oam_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_steer_tdata(steer_in_tdata),
+    .s_steer_tkeep(steer_in_tkeep),
+    .s_steer_tvalid(steer_in_tvalid),
+    .s_steer_tready(steer_in_tready),
+    .s_steer_tlast(steer_in_tlast),
+    .s_steer_tuser(steer_in_tuser),
+    .s_steer_meta(steer_in_meta),
+    .m_steer_tdata(steer_out_tdata),
+    .m_steer_tkeep(steer_out_tkeep),
+    .m_steer_tvalid(steer_out_tvalid),
+    .m_steer_tready(steer_out_tready),
+    .m_steer_tlast(steer_out_tlast),
+    .m_steer_tuser(steer_out_tuser),
+    .m_steer_meta(steer_out_meta),
+    .s_axis_tdata(switch_tdata),
+    .s_axis_tkeep(switch_tkeep),
+    .s_axis_tvalid(switch_tvalid),
+    .s_axis_tready(switch_tready),
+    .s_axis_tlast(switch_tlast),
+    .s_axis_meta(output_meta),
+    .s_axis_meta_valid(output_meta_valid),
+    .m_axis_tdata(m_axis_tdata),
+    .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast),
+    .tx_stamp(stamp_tx_stamp),
+    .s_axil_awaddr(block_axil_awaddr[12*5 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*5 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*5 +: 1]),
+    .s_axil_awready(block_axil_awready[1*5 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*5 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*5 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*5 +: 1]),
+    .s_axil_wready(block_axil_wready[1*5 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*5 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*5 +: 1]),
+    .s_axil_bready(block_axil_bready[1*5 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*5 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*5 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*5 +: 1]),
+    .s_axil_arready(block_axil_arready[1*5 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*5 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*5 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*5 +: 1]),
+    .s_axil_rready(block_axil_rready[1*5 +: 1])
 );
 
 endmodule

@@ -165,16 +165,16 @@ module oam_regs (
     output wire [47:0] port_mac_3,
     // 0x040 byte_time_0: Time of one byte on MAC port i's wire, for the last-bit stamps of the
     // headroom PDU (the frame's first bit plus its length on the wire). (#0)
-    output wire [15:0] byte_time_0,
+    output wire [11:0] byte_time_0,
     // 0x044 byte_time_1: Time of one byte on MAC port i's wire, for the last-bit stamps of the
     // headroom PDU (the frame's first bit plus its length on the wire). (#1)
-    output wire [15:0] byte_time_1,
+    output wire [11:0] byte_time_1,
     // 0x048 byte_time_2: Time of one byte on MAC port i's wire, for the last-bit stamps of the
     // headroom PDU (the frame's first bit plus its length on the wire). (#2)
-    output wire [15:0] byte_time_2,
+    output wire [11:0] byte_time_2,
     // 0x04c byte_time_3: Time of one byte on MAC port i's wire, for the last-bit stamps of the
     // headroom PDU (the frame's first bit plus its length on the wire). (#3)
-    output wire [15:0] byte_time_3,
+    output wire [11:0] byte_time_3,
     // 0x100 dm_stamped_0: 1DM, DMM and DMR frames from the CPU ports that left MAC port i with
     // their transmit stamp. Write to clear. (#0)
     input  wire [63:0] dm_stamped_0,
@@ -333,26 +333,26 @@ module oam_regs (
     output wire        headroom_passed_up_3_clear,
     // 0x220 headroom_malformed_0: Frames of EtherType 0x89A2 from MAC port i that are not a
     // headroom PDU this engine handles (another subtype or version, neither request nor
-    // response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed
-    // to CPU port 4+i unchanged. Write to clear. (#0)
+    // response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i
+    // unchanged. Write to clear. (#0)
     input  wire [63:0] headroom_malformed_0,
     output wire        headroom_malformed_0_clear,
     // 0x228 headroom_malformed_1: Frames of EtherType 0x89A2 from MAC port i that are not a
     // headroom PDU this engine handles (another subtype or version, neither request nor
-    // response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed
-    // to CPU port 4+i unchanged. Write to clear. (#1)
+    // response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i
+    // unchanged. Write to clear. (#1)
     input  wire [63:0] headroom_malformed_1,
     output wire        headroom_malformed_1_clear,
     // 0x230 headroom_malformed_2: Frames of EtherType 0x89A2 from MAC port i that are not a
     // headroom PDU this engine handles (another subtype or version, neither request nor
-    // response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed
-    // to CPU port 4+i unchanged. Write to clear. (#2)
+    // response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i
+    // unchanged. Write to clear. (#2)
     input  wire [63:0] headroom_malformed_2,
     output wire        headroom_malformed_2_clear,
     // 0x238 headroom_malformed_3: Frames of EtherType 0x89A2 from MAC port i that are not a
     // headroom PDU this engine handles (another subtype or version, neither request nor
-    // response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed
-    // to CPU port 4+i unchanged. Write to clear. (#3)
+    // response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i
+    // unchanged. Write to clear. (#3)
     input  wire [63:0] headroom_malformed_3,
     output wire        headroom_malformed_3_clear
 );
@@ -420,13 +420,13 @@ reg [47:0] port_mac_3_reg = 48'h000000000000;
 reg [31:0] port_mac_3_shadow_reg = 32'h00000000;
 reg [15:0] port_mac_3_latch_reg = 16'h0000;
 // 0x040 byte_time_0 (rw)
-reg [15:0] byte_time_0_reg = 16'h0008;
+reg [11:0] byte_time_0_reg = 12'h008;
 // 0x044 byte_time_1 (rw)
-reg [15:0] byte_time_1_reg = 16'h0008;
+reg [11:0] byte_time_1_reg = 12'h008;
 // 0x048 byte_time_2 (rw)
-reg [15:0] byte_time_2_reg = 16'h0008;
+reg [11:0] byte_time_2_reg = 12'h008;
 // 0x04c byte_time_3 (rw)
-reg [15:0] byte_time_3_reg = 16'h0008;
+reg [11:0] byte_time_3_reg = 12'h008;
 // 0x100 dm_stamped_0 (counter)
 reg        dm_stamped_0_clear_reg = 1'b0;
 reg [31:0] dm_stamped_0_latch_reg = 32'h00000000;
@@ -793,22 +793,22 @@ always @(posedge clk) begin
             10'h010: begin
                 // 0x040 byte_time_0
                 if (w_strb_reg[0]) byte_time_0_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) byte_time_0_reg[15:8] <= w_data_reg[15:8];
+                if (w_strb_reg[1]) byte_time_0_reg[11:8] <= w_data_reg[11:8];
             end
             10'h011: begin
                 // 0x044 byte_time_1
                 if (w_strb_reg[0]) byte_time_1_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) byte_time_1_reg[15:8] <= w_data_reg[15:8];
+                if (w_strb_reg[1]) byte_time_1_reg[11:8] <= w_data_reg[11:8];
             end
             10'h012: begin
                 // 0x048 byte_time_2
                 if (w_strb_reg[0]) byte_time_2_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) byte_time_2_reg[15:8] <= w_data_reg[15:8];
+                if (w_strb_reg[1]) byte_time_2_reg[11:8] <= w_data_reg[11:8];
             end
             10'h013: begin
                 // 0x04c byte_time_3
                 if (w_strb_reg[0]) byte_time_3_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) byte_time_3_reg[15:8] <= w_data_reg[15:8];
+                if (w_strb_reg[1]) byte_time_3_reg[11:8] <= w_data_reg[11:8];
             end
             10'h040: begin
                 // 0x100 dm_stamped_0 (low word): clear
@@ -1213,10 +1213,10 @@ always @(posedge clk) begin
         port_mac_2_shadow_reg <= 32'h00000000;
         port_mac_3_reg <= 48'h000000000000;
         port_mac_3_shadow_reg <= 32'h00000000;
-        byte_time_0_reg <= 16'h0008;
-        byte_time_1_reg <= 16'h0008;
-        byte_time_2_reg <= 16'h0008;
-        byte_time_3_reg <= 16'h0008;
+        byte_time_0_reg <= 12'h008;
+        byte_time_1_reg <= 12'h008;
+        byte_time_2_reg <= 12'h008;
+        byte_time_3_reg <= 12'h008;
     end
 end
 
@@ -1293,19 +1293,19 @@ always @(posedge clk) begin
             end
             10'h010: begin
                 // 0x040 byte_time_0
-                s_axil_rdata_reg <= {16'd0, byte_time_0_reg};
+                s_axil_rdata_reg <= {20'd0, byte_time_0_reg};
             end
             10'h011: begin
                 // 0x044 byte_time_1
-                s_axil_rdata_reg <= {16'd0, byte_time_1_reg};
+                s_axil_rdata_reg <= {20'd0, byte_time_1_reg};
             end
             10'h012: begin
                 // 0x048 byte_time_2
-                s_axil_rdata_reg <= {16'd0, byte_time_2_reg};
+                s_axil_rdata_reg <= {20'd0, byte_time_2_reg};
             end
             10'h013: begin
                 // 0x04c byte_time_3
-                s_axil_rdata_reg <= {16'd0, byte_time_3_reg};
+                s_axil_rdata_reg <= {20'd0, byte_time_3_reg};
             end
             10'h040: begin
                 // 0x100 dm_stamped_0 (low word, latches high word)

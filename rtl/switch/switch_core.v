@@ -1,9 +1,11 @@
 /*
  * switch_core: the reference output-queued switch, with its registers.
  *
- *   8 inputs --> switch_input_arbiter --> switch_output_port_lookup --> switch_output_queues
- *                                                                           |  queue events
- *                                   stat packets (evcap) --> switch_stat_path <--'  --> 8 outputs
+ *   8 inputs --> switch_input_arbiter --> switch_output_port_lookup --> m_steer
+ *                                                                            | (outside: the
+ *                     switch_output_queues <-- s_steer <---------------------'  link-delay
+ *                            |  queue events                                    engines' steer)
+ *   stat packets (evcap) --> switch_stat_path --> 8 outputs, with each frame's meta
  *
  * Ports 0..3 are the MAC ports, 4..7 the CPU ports; input i and output i are the same port.
  * The queues' events and occupancies go out on queue_* for event capture, and evcap's stat
@@ -12,10 +14,14 @@
  * docs/switch-architecture.md.
  *
  * Metadata (the RX wire timestamps of rtl/stamp/, docs/timestamps.md): s_axis_meta goes with
- * each input word through the arbiter and the lookup (like tuser); for the MAC output queues
- * (0..3) a stamp_meta_fifo beside each queue keeps the metadata of every committed frame
- * until its departure, so that m_axis_rx_stamp / m_axis_rx_stamp_valid of MAC port i describe
- * the frame on m_axis of port i (valid 0 for a stat packet or a frame without a stamp).
+ * each input word through the arbiter and the lookup (like tuser) to m_steer. Between
+ * m_steer and s_steer the frames pass through the link-delay engines' steer (rtl/oam/,
+ * oam_steer), which may change a frame's destination mask and first bytes and widens the
+ * metadata with where its stamps go and its length; a design without it connects m_steer to
+ * s_steer and pads the meta with zeros. Beside each output queue a stamp_meta_fifo keeps the
+ * metadata of every committed frame until its departure, so that m_axis_meta /
+ * m_axis_meta_valid of port i describe the frame on m_axis of port i (valid 0 for a stat
+ * packet or a frame without metadata: neither an RX stamp nor a stamp field).
  */
 
 `resetall
@@ -50,10 +56,31 @@ module switch_core #(
     // Metadata of each input's current word, port i in bits 63i+62:63i:
     // {valid, stamp[61:0]} (stamp_rx)
     input  wire [8*63-1:0] s_axis_meta,
-    // Metadata of the frame on m_axis of MAC port i (0..3): stamp in bits 62i+61:62i, and
-    // whether it has one (0 for stat packets and frames from the CPU ports)
-    output wire [4*62-1:0] m_axis_rx_stamp,
-    output wire [3:0]      m_axis_rx_stamp_valid,
+    // Metadata of the frame on m_axis of port i, bits 90i+89:90i (s_steer_meta as the queue
+    // kept it; bits 62:0 are the RX stamp {valid, stamp[61:0]}), and whether it has any (0 for
+    // stat packets and frames with neither an RX stamp nor a stamp field)
+    output wire [8*90-1:0] m_axis_meta,
+    output wire [7:0]      m_axis_meta_valid,
+
+    // The lookup's frames, to the link-delay engines' steer: tuser = {source[2:0],
+    // mask[7:0]}, meta {valid, stamp[61:0]} (the first word's on every word)
+    output wire [63:0]     m_steer_tdata,
+    output wire [7:0]      m_steer_tkeep,
+    output wire            m_steer_tvalid,
+    input  wire            m_steer_tready,
+    output wire            m_steer_tlast,
+    output wire [10:0]     m_steer_tuser,
+    output wire [62:0]     m_steer_meta,
+    // The steered frames, into the output queues (which never stall): tuser as above (the
+    // mask taken from the first word), meta {length[13:0], last_bit, tx_offset[5:0],
+    // rx_offset[5:0], valid, stamp[61:0]} (oam_steer), the value on the last word is kept
+    input  wire [63:0]     s_steer_tdata,
+    input  wire [7:0]      s_steer_tkeep,
+    input  wire            s_steer_tvalid,
+    output wire            s_steer_tready,
+    input  wire            s_steer_tlast,
+    input  wire [10:0]     s_steer_tuser,
+    input  wire [89:0]     s_steer_meta,
 
     // Stat packets from evcap; tuser = output port mask
     input  wire [63:0]     s_stat_tdata,
@@ -124,13 +151,6 @@ switch_input_arbiter #(
     .m_axis_meta(arbiter_meta)
 );
 
-wire [63:0] lookup_tdata;
-wire [7:0]  lookup_tkeep;
-wire        lookup_tvalid;
-wire        lookup_tready;
-wire        lookup_tlast;
-wire [10:0] lookup_tuser;
-wire [62:0] lookup_meta;
 
 // Read by the driver (switch.table_size); TABLE_SIZE is at most 64
 localparam [7:0] TABLE_SIZE_8 = TABLE_SIZE;
@@ -174,14 +194,14 @@ switch_output_port_lookup #(
     .s_axis_tready(arbiter_tready),
     .s_axis_tlast(arbiter_tlast),
     .s_axis_tuser(arbiter_tuser),
-    .m_axis_tdata(lookup_tdata),
-    .m_axis_tkeep(lookup_tkeep),
-    .m_axis_tvalid(lookup_tvalid),
-    .m_axis_tready(lookup_tready),
-    .m_axis_tlast(lookup_tlast),
-    .m_axis_tuser(lookup_tuser),
+    .m_axis_tdata(m_steer_tdata),
+    .m_axis_tkeep(m_steer_tkeep),
+    .m_axis_tvalid(m_steer_tvalid),
+    .m_axis_tready(m_steer_tready),
+    .m_axis_tlast(m_steer_tlast),
+    .m_axis_tuser(m_steer_tuser),
     .s_axis_meta(arbiter_meta),
-    .m_axis_meta(lookup_meta),
+    .m_axis_meta(m_steer_meta),
     .table_write(table_command_write),
     .table_index(table_index),
     .table_mac(table_mac),
@@ -236,12 +256,12 @@ switch_output_queues #(
 ) queues_inst (
     .clk(clk),
     .rst(rst),
-    .s_axis_tdata(lookup_tdata),
-    .s_axis_tkeep(lookup_tkeep),
-    .s_axis_tvalid(lookup_tvalid),
-    .s_axis_tready(lookup_tready),
-    .s_axis_tlast(lookup_tlast),
-    .s_axis_tuser(lookup_tuser),
+    .s_axis_tdata(s_steer_tdata),
+    .s_axis_tkeep(s_steer_tkeep),
+    .s_axis_tvalid(s_steer_tvalid),
+    .s_axis_tready(s_steer_tready),
+    .s_axis_tlast(s_steer_tlast),
+    .s_axis_tuser(s_steer_tuser),
     .m_axis_tdata(queue_tdata),
     .m_axis_tkeep(queue_tkeep),
     .m_axis_tvalid(queue_tvalid),
@@ -271,32 +291,34 @@ switch_output_queues #(
     .status_peak_occupancy(status_peak_occupancy)
 );
 
-// The RX stamps of the MAC queues' frames, from commit to departure
+// The metadata of the queues' frames, from commit to departure: only frames that have some
+// (an RX stamp, a stamp field) take an entry
 
-wire [3:0] meta_valid;
+wire [7:0] meta_valid;
 wire [7:0] from_queue;
+wire       steer_meta_present = s_steer_meta[62] || s_steer_meta[74:63] != 12'd0;
 
 genvar q;
 generate
-    for (q = 0; q < 4; q = q + 1) begin : meta
+    for (q = 0; q < 8; q = q + 1) begin : meta
         stamp_meta_fifo #(
-            .STAMP_WIDTH(62),
+            .STAMP_WIDTH(90),
             .DEPTH_LOG2(9),
             .TAG_WIDTH(10)
         ) fifo_inst (
             .clk(clk),
             .rst(rst),
             .commit(queue_arrival[q]),
-            .s_valid(lookup_meta[62]),
-            .s_stamp(lookup_meta[61:0]),
+            .s_valid(steer_meta_present),
+            .s_stamp(s_steer_meta),
             .departure(queue_departure[q]),
             .m_valid(meta_valid[q]),
-            .m_stamp(m_axis_rx_stamp[62*q +: 62])
+            .m_stamp(m_axis_meta[90*q +: 90])
         );
     end
 endgenerate
 
-assign m_axis_rx_stamp_valid = meta_valid & from_queue[3:0];
+assign m_axis_meta_valid = meta_valid & from_queue;
 
 // Stat packets join the queues' frames on the way out
 
@@ -321,9 +343,6 @@ switch_stat_path stat_path_inst (
     .m_axis_tlast(m_axis_tlast),
     .m_axis_from_queue(from_queue)
 );
-
-// The CPU ports' frames carry no stamps
-wire unused = &{1'b0, from_queue[7:4]};
 
 // Registers
 

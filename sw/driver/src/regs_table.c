@@ -410,13 +410,13 @@ const struct pktstats_reg_info pktstats_regs[] = {
 	{"oam.headroom_passed_up_3", PKTSTATS_OAM_HEADROOM_PASSED_UP_3, 64, "counter",
 	 "Headroom responses (with t4) and unanswered requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#3)"},
 	{"oam.headroom_malformed_0", PKTSTATS_OAM_HEADROOM_MALFORMED_0, 64, "counter",
-	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#0)"},
+	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#0)"},
 	{"oam.headroom_malformed_1", PKTSTATS_OAM_HEADROOM_MALFORMED_1, 64, "counter",
-	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#1)"},
+	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#1)"},
 	{"oam.headroom_malformed_2", PKTSTATS_OAM_HEADROOM_MALFORMED_2, 64, "counter",
-	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#2)"},
+	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#2)"},
 	{"oam.headroom_malformed_3", PKTSTATS_OAM_HEADROOM_MALFORMED_3, 64, "counter",
-	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#3)"},
+	 "Frames of EtherType 0x89A2 from MAC port i that are not a headroom PDU this engine handles (another subtype or version, neither request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i unchanged. Write to clear. (#3)"},
 };
 
 const size_t pktstats_regs_count = sizeof(pktstats_regs) / sizeof(pktstats_regs[0]);

@@ -1520,8 +1520,8 @@
  */
 #define PKTSTATS_OAM_BYTE_TIME_0                        0x00005040u
 #define PKTSTATS_OAM_BYTE_TIME_0_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_0_WIDTH                  16
-#define PKTSTATS_OAM_BYTE_TIME_0_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_0_WIDTH                  12
+#define PKTSTATS_OAM_BYTE_TIME_0_MASK                   0x00000fffu
 #define PKTSTATS_OAM_BYTE_TIME_0_RESET                  0x00000008u
 
 /*
@@ -1530,8 +1530,8 @@
  */
 #define PKTSTATS_OAM_BYTE_TIME_1                        0x00005044u
 #define PKTSTATS_OAM_BYTE_TIME_1_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_1_WIDTH                  16
-#define PKTSTATS_OAM_BYTE_TIME_1_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_1_WIDTH                  12
+#define PKTSTATS_OAM_BYTE_TIME_1_MASK                   0x00000fffu
 #define PKTSTATS_OAM_BYTE_TIME_1_RESET                  0x00000008u
 
 /*
@@ -1540,8 +1540,8 @@
  */
 #define PKTSTATS_OAM_BYTE_TIME_2                        0x00005048u
 #define PKTSTATS_OAM_BYTE_TIME_2_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_2_WIDTH                  16
-#define PKTSTATS_OAM_BYTE_TIME_2_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_2_WIDTH                  12
+#define PKTSTATS_OAM_BYTE_TIME_2_MASK                   0x00000fffu
 #define PKTSTATS_OAM_BYTE_TIME_2_RESET                  0x00000008u
 
 /*
@@ -1550,8 +1550,8 @@
  */
 #define PKTSTATS_OAM_BYTE_TIME_3                        0x0000504cu
 #define PKTSTATS_OAM_BYTE_TIME_3_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_3_WIDTH                  16
-#define PKTSTATS_OAM_BYTE_TIME_3_MASK                   0x0000ffffu
+#define PKTSTATS_OAM_BYTE_TIME_3_WIDTH                  12
+#define PKTSTATS_OAM_BYTE_TIME_3_MASK                   0x00000fffu
 #define PKTSTATS_OAM_BYTE_TIME_3_RESET                  0x00000008u
 
 /* dm_stamped_0 .. dm_stamped_3: copy n of dm_stamped, 8 bytes apart */
@@ -1908,8 +1908,8 @@
 /*
  * 0x220 headroom_malformed_0 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
  * that are not a headroom PDU this engine handles (another subtype or version, neither
- * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
- * 0): passed to CPU port 4+i unchanged. Write to clear. (#0)
+ * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
+ * 4+i unchanged. Write to clear. (#0)
  */
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_0               0x00005220u
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_0_LO            0x00005220u
@@ -1918,8 +1918,8 @@
 /*
  * 0x228 headroom_malformed_1 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
  * that are not a headroom PDU this engine handles (another subtype or version, neither
- * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
- * 0): passed to CPU port 4+i unchanged. Write to clear. (#1)
+ * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
+ * 4+i unchanged. Write to clear. (#1)
  */
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_1               0x00005228u
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_1_LO            0x00005228u
@@ -1928,8 +1928,8 @@
 /*
  * 0x230 headroom_malformed_2 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
  * that are not a headroom PDU this engine handles (another subtype or version, neither
- * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
- * 0): passed to CPU port 4+i unchanged. Write to clear. (#2)
+ * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
+ * 4+i unchanged. Write to clear. (#2)
  */
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_2               0x00005230u
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_2_LO            0x00005230u
@@ -1938,8 +1938,8 @@
 /*
  * 0x238 headroom_malformed_3 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
  * that are not a headroom PDU this engine handles (another subtype or version, neither
- * request nor response, shorter than 48 bytes, longer than 2047 bytes, or headroom_enable
- * 0): passed to CPU port 4+i unchanged. Write to clear. (#3)
+ * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
+ * 4+i unchanged. Write to clear. (#3)
  */
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_3               0x00005238u
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_3_LO            0x00005238u

@@ -1,0 +1,176 @@
+/*
+ * oam_egress: writes the RX and TX stamps into the frames of one output port of the switch,
+ * as oam_steer decided (docs/oam.md). It sits on the port's output stream after the
+ * stat-packet multiplexer and changes bytes only; it adds no clock of latency and never
+ * stalls the stream (s_axis_tready is m_axis_tready).
+ *
+ *   s_axis (switch output) --------------> rewrite bytes of words 2..6 ---> m_axis (MAC / DMA)
+ *   s_axis_meta (the frame's, from the        ^               ^
+ *   queue's stamp_meta_fifo)                  |               |
+ *     rx_offset, rx_stamp --> + duration ---> RX field        |
+ *     tx_offset, tx_stamp at the first word's handshake       |
+ *                         --> + duration -------------------> TX field
+ *
+ * A field is 8 bytes at a byte offset: {seconds[31:0], nanoseconds[31:0]}, big-endian. The
+ * duration is added for last-bit stamps (the headroom PDU): the time from the frame's first
+ * bit to the end of its FCS at the port's rate, (8 + max(length, 60) + 4) * byte_time ns,
+ * where length is the frame's bytes in the stream (no FCS).
+ *
+ * The RX field is written on every port when the frame has an RX stamp and an RX offset
+ * (frames for a CPU port, a responder's answers). The TX field only on a MAC port
+ * (MAC_PORT = 1), and only while the port's engine for that kind of frame is enabled
+ * (config_dm_enable, or config_headroom_enable for last-bit stamps): the TX stamp is that of
+ * the clock of the frame's first word's handshake, tx_stamp (stamp_tx's, corrected to the
+ * first bit on the wire). Stat packets (s_axis_meta_valid 0) pass unchanged.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module oam_egress #(
+    // 1: a MAC port (TX stamps written), 0: a CPU port (RX stamps only)
+    parameter MAC_PORT = 1
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    // The switch's output stream of this port
+    input  wire [63:0] s_axis_tdata,
+    input  wire [7:0]  s_axis_tkeep,
+    input  wire        s_axis_tvalid,
+    output wire        s_axis_tready,
+    input  wire        s_axis_tlast,
+    // Metadata of the frame on s_axis (oam_steer's m_axis_meta as the queue kept it:
+    // {length[13:0], last_bit, tx_offset[5:0], rx_offset[5:0], rx_valid, rx_stamp[61:0]}),
+    // and whether it has any (0 for stat packets and frames without one)
+    input  wire [89:0] s_axis_meta,
+    input  wire        s_axis_meta_valid,
+
+    // The stream with the stamps written
+    output wire [63:0] m_axis_tdata,
+    output wire [7:0]  m_axis_tkeep,
+    output wire        m_axis_tvalid,
+    input  wire        m_axis_tready,
+    output wire        m_axis_tlast,
+
+    // TX stamp of this clock ({seconds[31:0], nanoseconds[29:0]}, first bit on the wire)
+    input  wire [61:0] tx_stamp,
+
+    // Configuration of the port (of MAC port i for CPU port 4+i): nanoseconds per byte on the
+    // wire, and whether the engines stamp frames leaving here
+    input  wire [11:0] config_byte_time,
+    input  wire        config_dm_enable,
+    input  wire        config_headroom_enable,
+
+    // One-clock pulses in the clock of a frame's first word's handshake: it leaves with a TX
+    // stamp, as a frame from a CPU port (stamped) or as a responder's answer (reply)
+    output wire        dm_stamped,
+    output wire        dm_reply_sent,
+    output wire        headroom_stamped,
+    output wire        headroom_reply_sent
+);
+
+wire [13:0] length = s_axis_meta[89:76];
+wire        last_bit = s_axis_meta[75];
+wire [5:0]  tx_offset = s_axis_meta[74:69];
+wire [5:0]  rx_offset = s_axis_meta[68:63];
+wire        rx_valid = s_axis_meta[62];
+wire [61:0] rx_stamp = s_axis_meta[61:0];
+
+reg         in_frame_reg = 1'b0;
+reg  [2:0]  index_reg = 3'd0;        // word of the frame, saturating at 7
+reg  [61:0] tx_first_reg = 62'd0;    // TX stamp of the frame's first word
+
+wire handshake = s_axis_tvalid && m_axis_tready;
+wire first_handshake = handshake && !in_frame_reg;
+
+// First bit to the end of the FCS: preamble and SFD, the frame padded to 60 bytes, the FCS
+wire [13:0] padded_length = length < 14'd60 ? 14'd60 : length;
+wire [14:0] wire_bytes = {1'b0, padded_length} + 15'd12;
+wire [26:0] duration = wire_bytes * {3'd0, config_byte_time};
+wire [29:0] added = last_bit ? {3'd0, duration} : 30'd0;
+
+wire [61:0] rx_field;
+wire [61:0] tx_field;
+
+stamp_correct rx_add_inst (
+    .in_seconds(rx_stamp[61:30]),
+    .in_nanoseconds(rx_stamp[29:0]),
+    .correction(added),
+    .out_seconds(rx_field[61:30]),
+    .out_nanoseconds(rx_field[29:0])
+);
+
+stamp_correct tx_add_inst (
+    .in_seconds(tx_first_reg[61:30]),
+    .in_nanoseconds(tx_first_reg[29:0]),
+    .correction(added),
+    .out_seconds(tx_field[61:30]),
+    .out_nanoseconds(tx_field[29:0])
+);
+
+wire tx_enabled = last_bit ? config_headroom_enable : config_dm_enable;
+wire write_rx = s_axis_meta_valid && rx_valid && rx_offset != 6'd0;
+wire write_tx = MAC_PORT != 0 && s_axis_meta_valid && tx_offset != 6'd0 && tx_enabled;
+
+wire [63:0] rx_bytes = {rx_field[61:30], 2'b00, rx_field[29:0]};
+wire [63:0] tx_bytes = {tx_field[61:30], 2'b00, tx_field[29:0]};
+
+// Byte j of word index_reg is frame byte 8 * index_reg + j; field byte d (0: the most
+// significant) goes to frame byte offset + d
+reg [63:0] rewritten;
+reg [5:0]  position;
+reg [5:0]  rx_distance;
+reg [5:0]  tx_distance;
+integer j;
+always @* begin
+    rewritten = s_axis_tdata;
+    for (j = 0; j < 8; j = j + 1) begin
+        position = {index_reg, 3'b000} + j[5:0];
+        rx_distance = position - rx_offset;
+        tx_distance = position - tx_offset;
+        if (write_rx && position >= rx_offset && rx_distance < 6'd8) begin
+            rewritten[8*j +: 8] = rx_bytes[63 - 8*rx_distance[2:0] -: 8];
+        end
+        if (write_tx && position >= tx_offset && tx_distance < 6'd8) begin
+            rewritten[8*j +: 8] = tx_bytes[63 - 8*tx_distance[2:0] -: 8];
+        end
+    end
+end
+
+assign m_axis_tdata = rewritten;
+assign m_axis_tkeep = s_axis_tkeep;
+assign m_axis_tvalid = s_axis_tvalid;
+assign m_axis_tlast = s_axis_tlast;
+assign s_axis_tready = m_axis_tready;
+
+wire reply = rx_offset != 6'd0;
+assign dm_stamped = first_handshake && write_tx && !last_bit && !reply;
+assign dm_reply_sent = first_handshake && write_tx && !last_bit && reply;
+assign headroom_stamped = first_handshake && write_tx && last_bit && !reply;
+assign headroom_reply_sent = first_handshake && write_tx && last_bit && reply;
+
+always @(posedge clk) begin
+    if (handshake) begin
+        in_frame_reg <= !s_axis_tlast;
+        if (s_axis_tlast) begin
+            index_reg <= 3'd0;
+        end else if (index_reg != 3'd7) begin
+            index_reg <= index_reg + 3'd1;
+        end
+    end
+    if (first_handshake) begin
+        tx_first_reg <= tx_stamp;
+    end
+
+    if (rst) begin
+        in_frame_reg <= 1'b0;
+        index_reg <= 3'd0;
+        tx_first_reg <= 62'd0;
+    end
+end
+
+endmodule
+
+`resetall

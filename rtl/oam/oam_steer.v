@@ -1,0 +1,458 @@
+/*
+ * oam_steer: the link-delay engines' classifier and redirector, between the switch's port
+ * lookup and its output queues (docs/oam.md, "What the hardware does").
+ *
+ * Every frame waits here until its first 7 words (56 bytes: every field the engines look at,
+ * and enough for their length checks) or its last word are in; then one decision is made for
+ * it, and it leaves with that decision, one word per clock:
+ *
+ *   s_axis (lookup) --> data FIFO (8 words) ---------------------> rewrite --> m_axis (queues)
+ *     |  tuser {source, mask}, meta {RX stamp}                        ^
+ *     '--> words 0..2 kept --> classify (at word 6 or the last) --> decision FIFO (8 frames):
+ *                                                                   mask, rewrite, offsets
+ *
+ * The decision:
+ * - the destination mask: the lookup's, or back out of the input port (a responder's answer),
+ *   or CPU port 4+i (a frame for MAC port i's engines, and any 0x89A2 frame from MAC port i:
+ *   link-local, never forwarded), or MAC port i only (a frame from CPU port 4+i while
+ *   config_cpu_bound[i]: packet-out);
+ * - the rewrite of a responder's answer, in words 0..2: a DMR gets the DMM's source MAC as
+ *   destination, port_mac as source and opcode 46; a headroom response gets port_mac as
+ *   source and type 2;
+ * - where oam_egress writes the RX and TX stamps. m_axis_meta carries it on every word:
+ *
+ *     [89:76] length     bytes of the frame up to and including this word, saturating at
+ *                        16383 (the frame's length on its last word, where the queue keeps
+ *                        the metadata)
+ *     [75]    last_bit   the stamps are last-bit times (headroom) rather than first-bit (DM)
+ *     [74:69] tx_offset  byte offset of the field for the TX stamp, 0: none
+ *     [68:63] rx_offset  byte offset of the field for the RX stamp, 0: none
+ *     [62:0]  the lookup's meta: {RX stamp valid, seconds[31:0], nanoseconds[29:0]}
+ *
+ * Frame bytes: byte k is byte k%8 of word k/8 (bits 8(k%8)+7 : 8(k%8)).
+ *
+ * Timing: a frame's first word leaves in the clock after its decision at the earliest. With
+ * the queues always ready the data FIFO holds at most 7 words in the steady state, so
+ * s_axis_tready stays 1: one word per clock in and out, frames back to back. The counters'
+ * pulses come in the clock of the decision.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module oam_steer (
+    input  wire            clk,
+    input  wire            rst,
+
+    // Frames from the port lookup: tuser = {source port[2:0], destination mask[7:0]}, meta
+    // = {RX stamp valid, seconds[31:0], nanoseconds[29:0]}, both the first word's on every word
+    input  wire [63:0]     s_axis_tdata,
+    input  wire [7:0]      s_axis_tkeep,
+    input  wire            s_axis_tvalid,
+    output wire            s_axis_tready,
+    input  wire            s_axis_tlast,
+    input  wire [10:0]     s_axis_tuser,
+    input  wire [62:0]     s_axis_meta,
+
+    // Frames to the output queues: tuser as above with the mask decided here, meta as drawn
+    output wire [63:0]     m_axis_tdata,
+    output wire [7:0]      m_axis_tkeep,
+    output wire            m_axis_tvalid,
+    input  wire            m_axis_tready,
+    output wire            m_axis_tlast,
+    output wire [10:0]     m_axis_tuser,
+    output wire [89:0]     m_axis_meta,
+
+    // Configuration of MAC port i (oam.control_i, oam.port_mac_i), port i in bit (slice) i
+    input  wire [3:0]      config_dm_enable,
+    input  wire [3:0]      config_dm_responder,
+    input  wire [4*3-1:0]  config_dm_level,
+    input  wire [3:0]      config_headroom_enable,
+    input  wire [3:0]      config_headroom_responder,
+    input  wire [3:0]      config_cpu_bound,
+    input  wire [4*48-1:0] config_port_mac,
+
+    // One-clock pulses, MAC port i in bit i, in the clock of a frame's decision
+    output wire [3:0]      dm_answered,
+    output wire [3:0]      dm_passed_up,
+    output wire [3:0]      dm_malformed,
+    output wire [3:0]      headroom_answered,
+    output wire [3:0]      headroom_passed_up,
+    output wire [3:0]      headroom_malformed
+);
+
+localparam [15:0] ETHERTYPE_VLAN = 16'h8100;
+localparam [15:0] ETHERTYPE_CFM = 16'h8902;
+localparam [15:0] ETHERTYPE_HEADROOM = 16'h89a2;
+localparam [7:0]  OPCODE_1DM = 8'd45;
+localparam [7:0]  OPCODE_DMR = 8'd46;
+localparam [7:0]  OPCODE_DMM = 8'd47;
+
+// Rewrites of a decision
+localparam [1:0] REWRITE_NONE = 2'd0;
+localparam [1:0] REWRITE_DMR = 2'd1;
+localparam [1:0] REWRITE_HEADROOM_RESPONSE = 2'd2;
+
+// ---------------------------------------------------------------------------------------------
+// Input side: the data FIFO, the first words of the frame coming in, and its byte count
+
+reg  [63:0] fifo_data[0:7];
+reg  [7:0]  fifo_keep[0:7];
+reg         fifo_last[0:7];
+reg  [3:0]  fifo_write_reg = 4'd0;
+reg  [3:0]  fifo_read_reg = 4'd0;
+
+wire [3:0]  fifo_count = fifo_write_reg - fifo_read_reg;
+wire        fifo_pop;
+assign s_axis_tready = fifo_count != 4'd8 || fifo_pop;
+wire        accept = s_axis_tvalid && s_axis_tready;
+
+reg  [2:0]  in_index_reg = 3'd0;      // word of the incoming frame, saturating at 7
+reg         in_decided_reg = 1'b0;    // its decision is made
+reg  [63:0] in_word0_reg = 64'd0;
+reg  [63:0] in_word1_reg = 64'd0;
+reg  [63:0] in_word2_reg = 64'd0;
+reg  [10:0] in_tuser_reg = 11'd0;
+reg  [62:0] in_meta_reg = 63'd0;
+
+// Bytes of the frame up to this word: tkeep is contiguous from bit 0 (stream rule)
+reg [3:0] keep_bytes;
+integer k;
+always @* begin
+    keep_bytes = 4'd0;
+    for (k = 0; k < 8; k = k + 1) begin
+        keep_bytes = keep_bytes + {3'd0, s_axis_tkeep[k]};
+    end
+end
+wire [6:0] frame_bytes = {in_index_reg, 3'b000} + {3'd0, keep_bytes};
+
+// Words 0..2 as they are when the decision is taken (this word, or kept ones)
+wire first_word = in_index_reg == 3'd0;
+wire [63:0] word0 = first_word ? s_axis_tdata : in_word0_reg;
+wire [63:0] word1 = in_index_reg == 3'd1 ? s_axis_tdata : in_word1_reg;
+wire [63:0] word2 = in_index_reg == 3'd2 ? s_axis_tdata : in_word2_reg;
+wire [10:0] tuser = first_word ? s_axis_tuser : in_tuser_reg;
+wire [62:0] meta = first_word ? s_axis_meta : in_meta_reg;
+
+wire decide = accept && !in_decided_reg && (s_axis_tlast || in_index_reg == 3'd6);
+
+// ---------------------------------------------------------------------------------------------
+// Classification of the frame being decided
+
+function [7:0] byte_of;
+    input [63:0] word;
+    input [2:0]  index;
+    begin
+        byte_of = word[8*index +: 8];
+    end
+endfunction
+
+// At least n bytes (n <= 56): the deciding word is word 6 (then the frame has more than 48
+// bytes, and more than 56 unless this is its last word) or the last word
+function has_bytes;
+    input [6:0] n;
+    begin
+        has_bytes = frame_bytes >= n;
+    end
+endfunction
+
+wire [47:0] destination = {byte_of(word0, 0), byte_of(word0, 1), byte_of(word0, 2),
+                           byte_of(word0, 3), byte_of(word0, 4), byte_of(word0, 5)};
+wire [47:0] source_mac = {byte_of(word0, 6), byte_of(word0, 7), byte_of(word1, 0),
+                          byte_of(word1, 1), byte_of(word1, 2), byte_of(word1, 3)};
+wire [15:0] outer_type = {byte_of(word1, 4), byte_of(word1, 5)};
+wire        vlan_tagged = outer_type == ETHERTYPE_VLAN && has_bytes(7'd18);
+wire [15:0] inner_type = {byte_of(word2, 0), byte_of(word2, 1)};
+wire [15:0] ethertype = vlan_tagged ? inner_type : outer_type;
+// Bytes 14 and 15 (18 and 19 behind a VLAN tag)
+wire [7:0]  pdu_byte0 = vlan_tagged ? byte_of(word2, 2) : byte_of(word1, 6);
+wire [7:0]  pdu_byte1 = vlan_tagged ? byte_of(word2, 3) : byte_of(word1, 7);
+wire [5:0]  tag_offset = vlan_tagged ? 6'd4 : 6'd0;
+
+wire [2:0]  source = tuser[10:8];
+wire [1:0]  port = source[1:0];
+wire        from_mac = !source[2];
+
+// Y.1731 ETH-DM
+wire        is_dm = ethertype == ETHERTYPE_CFM && has_bytes(vlan_tagged ? 7'd20 : 7'd16);
+wire [2:0]  dm_level = pdu_byte0[7:5];
+wire [4:0]  dm_version = pdu_byte0[4:0];
+wire [7:0]  dm_opcode = pdu_byte1;
+wire        dm_opcode_1dm = dm_opcode == OPCODE_1DM;
+wire        dm_opcode_dmr = dm_opcode == OPCODE_DMR;
+wire        dm_opcode_dmm = dm_opcode == OPCODE_DMM;
+wire        dm_opcode_known = dm_opcode_1dm || dm_opcode_dmr || dm_opcode_dmm;
+// The fields end at byte 34 (1DM) or 50 (DMM, DMR), 4 later behind a VLAN tag
+wire        dm_long_enough = has_bytes({1'b0, dm_opcode_1dm ? 6'd34 : 6'd50} + {1'b0, tag_offset});
+wire        dm_well_formed = dm_long_enough && dm_version <= 5'd1;
+
+// Headroom PDU (never tagged): byte 14 = 0x01, byte 15 = version 1, type request or response
+wire        is_headroom = outer_type == ETHERTYPE_HEADROOM && has_bytes(7'd14);
+wire [7:0]  headroom_byte1 = byte_of(word1, 7);
+wire        headroom_request = headroom_byte1[1:0] == 2'd1;
+wire        headroom_response = headroom_byte1[1:0] == 2'd2;
+wire        headroom_well_formed = has_bytes(7'd48) && byte_of(word1, 6) == 8'h01 &&
+                                   headroom_byte1[7:4] == 4'd1 &&
+                                   (headroom_request || headroom_response);
+
+// The configuration of the port concerned (MAC port i for MAC port i and CPU port 4+i)
+wire        port_dm_enable = config_dm_enable[port];
+wire        port_dm_responder = config_dm_responder[port];
+wire [2:0]  port_dm_level = config_dm_level[3*port +: 3];
+wire        port_headroom_enable = config_headroom_enable[port];
+wire        port_headroom_responder = config_headroom_responder[port];
+wire        port_cpu_bound = config_cpu_bound[port];
+wire [47:0] port_mac = config_port_mac[48*port +: 48];
+
+wire        dm_for_mep = from_mac && is_dm && port_dm_enable && destination == port_mac &&
+                         dm_level == port_dm_level && dm_opcode_known;
+
+wire [7:0]  to_input = 8'd1 << port;
+wire [7:0]  to_cpu = 8'd16 << port;
+
+reg  [7:0]  decision_mask;
+reg  [1:0]  decision_rewrite;
+reg  [5:0]  decision_rx_offset;
+reg  [5:0]  decision_tx_offset;
+reg         decision_last_bit;
+reg         count_dm_answered, count_dm_passed_up, count_dm_malformed;
+reg         count_headroom_answered, count_headroom_passed_up, count_headroom_malformed;
+
+always @* begin
+    decision_mask = tuser[7:0];
+    decision_rewrite = REWRITE_NONE;
+    decision_rx_offset = 6'd0;
+    decision_tx_offset = 6'd0;
+    decision_last_bit = 1'b0;
+    count_dm_answered = 1'b0;
+    count_dm_passed_up = 1'b0;
+    count_dm_malformed = 1'b0;
+    count_headroom_answered = 1'b0;
+    count_headroom_passed_up = 1'b0;
+    count_headroom_malformed = 1'b0;
+
+    if (from_mac) begin
+        if (dm_for_mep) begin
+            if (!dm_well_formed) begin
+                decision_mask = to_cpu;
+                count_dm_malformed = 1'b1;
+            end else if (dm_opcode_dmm && port_dm_responder) begin
+                decision_mask = to_input;
+                decision_rewrite = REWRITE_DMR;
+                decision_rx_offset = 6'd26 + tag_offset;
+                decision_tx_offset = 6'd34 + tag_offset;
+                count_dm_answered = 1'b1;
+            end else begin
+                decision_mask = to_cpu;
+                decision_rx_offset = (dm_opcode_dmr ? 6'd42 : 6'd26) + tag_offset;
+                count_dm_passed_up = 1'b1;
+            end
+        end else if (is_headroom) begin
+            decision_mask = to_cpu;
+            if (!port_headroom_enable || !headroom_well_formed) begin
+                count_headroom_malformed = 1'b1;
+            end else begin
+                decision_last_bit = 1'b1;
+                if (headroom_request && port_headroom_responder) begin
+                    decision_mask = to_input;
+                    decision_rewrite = REWRITE_HEADROOM_RESPONSE;
+                    decision_rx_offset = 6'd24;
+                    decision_tx_offset = 6'd32;
+                    count_headroom_answered = 1'b1;
+                end else begin
+                    decision_rx_offset = headroom_request ? 6'd24 : 6'd40;
+                    count_headroom_passed_up = 1'b1;
+                end
+            end
+        end
+    end else begin
+        // From CPU port 4+i: packet-out, and the fields the TX side of a MAC port stamps
+        // (oam_egress writes them only where the engine is enabled)
+        if (port_cpu_bound) begin
+            decision_mask = to_input;
+        end
+        if (is_dm && dm_opcode_known && dm_long_enough) begin
+            decision_tx_offset = (dm_opcode_dmr ? 6'd34 : 6'd18) + tag_offset;
+        end else if (is_headroom && headroom_well_formed) begin
+            decision_tx_offset = headroom_request ? 6'd16 : 6'd32;
+            decision_last_bit = 1'b1;
+        end
+    end
+end
+
+// The reserved bits of the headroom PDU are not looked at
+wire unused = &{1'b0, headroom_byte1[3:2]};
+
+assign dm_answered = decide ? {3'd0, count_dm_answered} << port : 4'd0;
+assign dm_passed_up = decide ? {3'd0, count_dm_passed_up} << port : 4'd0;
+assign dm_malformed = decide ? {3'd0, count_dm_malformed} << port : 4'd0;
+assign headroom_answered = decide ? {3'd0, count_headroom_answered} << port : 4'd0;
+assign headroom_passed_up = decide ? {3'd0, count_headroom_passed_up} << port : 4'd0;
+assign headroom_malformed = decide ? {3'd0, count_headroom_malformed} << port : 4'd0;
+
+// ---------------------------------------------------------------------------------------------
+// Decision FIFO: one entry per frame in the data FIFO (at most 8), in frame order
+
+reg  [62:0] decided_meta[0:7];
+reg  [10:0] decided_tuser[0:7];
+reg  [1:0]  decided_rewrite[0:7];
+reg         decided_tagged[0:7];
+reg  [47:0] decided_source_mac[0:7];
+reg  [5:0]  decided_rx_offset[0:7];
+reg  [5:0]  decided_tx_offset[0:7];
+reg         decided_last_bit[0:7];
+reg  [3:0]  decision_write_reg = 4'd0;
+reg  [3:0]  decision_read_reg = 4'd0;
+
+wire [2:0]  head = decision_read_reg[2:0];
+// The frame at the head of the data FIFO is the oldest, so its decision, once made, is the
+// oldest entry here
+wire        head_decided = decision_write_reg != decision_read_reg;
+
+always @(posedge clk) begin
+    if (decide) begin
+        decided_meta[decision_write_reg[2:0]] <= meta;
+        decided_tuser[decision_write_reg[2:0]] <= {source, decision_mask};
+        decided_rewrite[decision_write_reg[2:0]] <= decision_rewrite;
+        decided_tagged[decision_write_reg[2:0]] <= vlan_tagged;
+        decided_source_mac[decision_write_reg[2:0]] <= source_mac;
+        decided_rx_offset[decision_write_reg[2:0]] <= decision_rx_offset;
+        decided_tx_offset[decision_write_reg[2:0]] <= decision_tx_offset;
+        decided_last_bit[decision_write_reg[2:0]] <= decision_last_bit;
+    end
+    if (accept) begin
+        fifo_data[fifo_write_reg[2:0]] <= s_axis_tdata;
+        fifo_keep[fifo_write_reg[2:0]] <= s_axis_tkeep;
+        fifo_last[fifo_write_reg[2:0]] <= s_axis_tlast;
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// Output side: the head word, rewritten
+
+wire [63:0] out_data = fifo_data[fifo_read_reg[2:0]];
+wire [7:0]  out_keep = fifo_keep[fifo_read_reg[2:0]];
+wire        out_last = fifo_last[fifo_read_reg[2:0]];
+
+assign m_axis_tvalid = fifo_count != 4'd0 && head_decided;
+assign fifo_pop = m_axis_tvalid && m_axis_tready;
+
+reg  [2:0]  out_index_reg = 3'd0;     // word of the outgoing frame, saturating at 7
+reg  [13:0] out_bytes_reg = 14'd0;    // its bytes before this word, saturating
+
+wire [1:0]  out_rewrite = decided_rewrite[head];
+wire [10:0] out_tuser = decided_tuser[head];
+wire [47:0] out_port_mac = config_port_mac[48*out_tuser[9:8] +: 48];
+wire [47:0] out_destination = decided_source_mac[head];
+
+reg [63:0] rewritten;
+always @* begin
+    rewritten = out_data;
+    if (out_rewrite != REWRITE_NONE) begin
+        case (out_index_reg)
+            3'd0: begin
+                if (out_rewrite == REWRITE_DMR) begin
+                    rewritten[47:0] = {out_destination[7:0], out_destination[15:8],
+                                       out_destination[23:16], out_destination[31:24],
+                                       out_destination[39:32], out_destination[47:40]};
+                end
+                rewritten[63:48] = {out_port_mac[39:32], out_port_mac[47:40]};
+            end
+            3'd1: begin
+                rewritten[31:0] = {out_port_mac[7:0], out_port_mac[15:8], out_port_mac[23:16],
+                                   out_port_mac[31:24]};
+                if (out_rewrite == REWRITE_HEADROOM_RESPONSE) begin
+                    rewritten[57:56] = 2'd2;
+                end else if (!decided_tagged[head]) begin
+                    rewritten[63:56] = OPCODE_DMR;
+                end
+            end
+            3'd2: begin
+                if (out_rewrite == REWRITE_DMR && decided_tagged[head]) begin
+                    rewritten[31:24] = OPCODE_DMR;
+                end
+            end
+            default: begin
+            end
+        endcase
+    end
+end
+
+reg [3:0] out_keep_bytes;
+integer b;
+always @* begin
+    out_keep_bytes = 4'd0;
+    for (b = 0; b < 8; b = b + 1) begin
+        out_keep_bytes = out_keep_bytes + {3'd0, out_keep[b]};
+    end
+end
+wire [14:0] out_bytes_sum = {1'b0, out_bytes_reg} + {11'd0, out_keep_bytes};
+wire [13:0] out_bytes = out_bytes_sum[14] ? 14'h3fff : out_bytes_sum[13:0];
+
+assign m_axis_tdata = rewritten;
+assign m_axis_tkeep = out_keep;
+assign m_axis_tlast = out_last;
+assign m_axis_tuser = out_tuser;
+assign m_axis_meta = {out_bytes, decided_last_bit[head], decided_tx_offset[head],
+                      decided_rx_offset[head], decided_meta[head]};
+
+always @(posedge clk) begin
+    if (accept) begin
+        fifo_write_reg <= fifo_write_reg + 4'd1;
+        if (first_word) begin
+            in_word0_reg <= s_axis_tdata;
+            in_tuser_reg <= s_axis_tuser;
+            in_meta_reg <= s_axis_meta;
+        end
+        if (in_index_reg == 3'd1) begin
+            in_word1_reg <= s_axis_tdata;
+        end
+        if (in_index_reg == 3'd2) begin
+            in_word2_reg <= s_axis_tdata;
+        end
+        if (s_axis_tlast) begin
+            in_index_reg <= 3'd0;
+            in_decided_reg <= 1'b0;
+        end else begin
+            if (in_index_reg != 3'd7) begin
+                in_index_reg <= in_index_reg + 3'd1;
+            end
+            if (decide) begin
+                in_decided_reg <= 1'b1;
+            end
+        end
+    end
+    if (decide) begin
+        decision_write_reg <= decision_write_reg + 4'd1;
+    end
+
+    if (fifo_pop) begin
+        fifo_read_reg <= fifo_read_reg + 4'd1;
+        if (out_last) begin
+            out_index_reg <= 3'd0;
+            out_bytes_reg <= 14'd0;
+            decision_read_reg <= decision_read_reg + 4'd1;
+        end else begin
+            if (out_index_reg != 3'd7) begin
+                out_index_reg <= out_index_reg + 3'd1;
+            end
+            out_bytes_reg <= out_bytes;
+        end
+    end
+
+    if (rst) begin
+        fifo_write_reg <= 4'd0;
+        fifo_read_reg <= 4'd0;
+        decision_write_reg <= 4'd0;
+        decision_read_reg <= 4'd0;
+        in_index_reg <= 3'd0;
+        in_decided_reg <= 1'b0;
+        out_index_reg <= 3'd0;
+        out_bytes_reg <= 14'd0;
+    end
+end
+
+endmodule
+
+`resetall

@@ -351,6 +351,8 @@ test: deps $(TEST_BINARIES)
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
+		"test_headroom_dissector=$(PYTHON) tb/wireshark/test_headroom_dissector.py $(BUILD)/asan/bin/pktstats" \
+		"test_cfm_dm=$(PYTHON) tb/wireshark/test_cfm_dm.py $(BUILD)/asan/bin/pktstats" \
 		"test_doc_examples=$(PYTHON) tb/docs/test_doc_examples.py $(BUILD)" \
 		$(foreach t,$(FUZZ_TARGETS),"test_fuzz_$(t)=$(BUILD)/asan/tb/fuzz/replay_$(t) tb/fuzz/corpus/$(t) tb/fuzz/regressions/$(t)") \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \

@@ -342,7 +342,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_end=$(PYTHON) tb/sim/test_sim_end.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_network=$(PYTHON) tb/sim/test_sim_network.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_stamps=$(PYTHON) tb/sim/test_sim_stamps.py $(BUILD)/bin/pktstats-sim" \
-		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
@@ -412,6 +412,7 @@ bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 	@$(BUILD)/bench/evcap/test_evcap --bench
 	@$(PYTHON) bench/bench_sim.py --sim $(BUILD)/bin/pktstats-sim \
 		--icarus-vvp $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp
+	@$(PYTHON) bench/bench_oam.py --sim $(BUILD)/bin/pktstats-sim
 	@$(PYTHON) bench/bench_decode.py --gen $(BUILD)/bench/decode/gen_stat_pcap \
 		--lib $(BUILD)/bench/decode/bench_decode_lib --cli $(BUILD)/bin/pktstats
 

@@ -3,7 +3,7 @@
 """The link-delay engines (docs/oam.md) on the simulated network, against the simulator's wire
 truth (issue 13, item 5).
 
-    tb/sim/test_sim_oam.py build/bin/pktstats-sim [--seed S]
+    tb/sim/test_sim_oam.py build/bin/pktstats-sim build/asan/bin/pktstats [--seed S]
 
 Run 1, "network": the two switches of tb/sim/two_switches.py (switch 0 at +50 ppm; switch 1 at
 -50 ppm and 1.5 s ahead; port 0.1 cabled to 1.2 over 100 m, 0.2 to 1.1 over 2 km), with
@@ -37,6 +37,10 @@ says, byte for byte, and every counter equals the test's count.
 Run 3, "line rate": DMMs of 60 bytes back to back from switch 0's CPU port over the 100 m cable
 at line rate, mixed with ordinary frames to an uncabled port of switch 1: every DMM answered,
 every DMR back with its four stamps, every ordinary frame delivered unchanged.
+
+Run 4, "synchronised": the network of run 1 without load, at 0 ppm, switch 1 1.5 s ahead and
+synchronised with `pktstats time step -1.5s` before the traffic: the one-way delays are then
+the cable's 500 ns within 8 ns.
 """
 
 import argparse
@@ -46,6 +50,7 @@ import os
 import random
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -153,14 +158,19 @@ class Legs:
             self.problems.append("%s: %d ns, truth %d ns" % (what, stamp_ns(got), reading(row, add_ns)))
 
 
+# The clocks of the switches (bench/bench_oam.py runs others)
+PPM = dict(two_switches.PPM)
+OFFSET_NS = dict(two_switches.OFFSET_NS)
+
+
 def clock_interval(later_ps, earlier_ps, k):
     """A true interval as switch k's clock counts it, ns."""
-    return (later_ps - earlier_ps) * (1 + two_switches.PPM[k] * 1e-6) / 1000.0
+    return (later_ps - earlier_ps) * (1 + PPM[k] * 1e-6) / 1000.0
 
 
 def tod(k, ps):
     """Switch k's time of day at true time ps, ns (no flooring)."""
-    return two_switches.OFFSET_NS[k] + ps * (1 + two_switches.PPM[k] * 1e-6) / 1000.0
+    return OFFSET_NS[k] + ps * (1 + PPM[k] * 1e-6) / 1000.0
 
 
 def network_inputs(work, count):
@@ -638,9 +648,64 @@ def run_line_rate(tap, simulator, count, mixed):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def run_synchronised(tap, simulator, cli, seed, count):
+    """Run 4: the network without load and with exact oscillators (0 ppm: nothing drifts while
+    the test sets up), switch 1 1.5 s ahead, synchronised with `pktstats time step -1.5s` before
+    the traffic. The one-way delays of DMMs and 1DMs are then the cable's 500 ns."""
+    work = tempfile.mkdtemp(prefix="pktstats-oam-sync-")
+    try:
+        files, sent = network_inputs(work, count)
+        args = ["--seed", str(seed), "--switches", "2",
+                "--switch", "1:socket=%s,offset=1.5s" % os.path.join(work, "s1.sock"),
+                "--cable", "0.1-1.2,length=100m", "--cable", "0.2-1.1,length=2km",
+                "--wire-truth", os.path.join(work, "wire.csv"), "--duration", "%dms" % (2 + count // 50)]
+        for k in (0, 1):
+            path, cpu = files[(k, "dm")]
+            args += ["--port", "%d.%d:in=%s" % (k, cpu, path),
+                     "--port", "%d.%d:out=%s" % (k, cpu, os.path.join(work, "up%d.pcap" % k))]
+        sim = pktstats_sim.Simulator(simulator, work, args, name="s0", wait=True)
+        try:
+            with pktstats_sim.Connection(os.path.join(work, "s1.sock")) as s1:
+                conns = {0: sim, 1: s1}
+                sockets = {0: sim.socket_path, 1: os.path.join(work, "s1.sock")}
+                for k in (0, 1):
+                    configure_port(conns[k], DM_PORT[k], control(dm=True, dm_responder=True, cpu_bound=True), MEP[(k, DM_PORT[k])])
+                    conns[k].write(R["STAMP_TX_CORRECTION_%d" % DM_PORT[k]], TX_CORRECTION_NS)
+                    conns[k].write(R["STAMP_RX_CORRECTION_%d" % DM_PORT[k]], RX_CORRECTION_NS)
+                commands = [(1, ["time", "step", "-1.5s"])]
+                failed = []
+                for k, words in commands:
+                    done = subprocess.run([cli, "-d", "sim:" + sockets[k]] + words, capture_output=True, text=True, timeout=30)
+                    if done.returncode != 0:
+                        failed.append("%s: %s" % (" ".join(words), done.stderr.strip()))
+                sim.request("start")
+                status = sim.stop(interrupt=False)
+        except BaseException:
+            sim.kill()
+            raise
+        legs = Legs(read_truth(os.path.join(work, "wire.csv")))
+        delays = []
+        for k in (0, 1):
+            for t, frame in F.read_pcap(os.path.join(work, "up%d.pcap" % k)):
+                o = 4 if frame[12:14] == b"\x81\x00" else 0
+                if frame[15 + o] in (F.OPCODE_DMR, F.OPCODE_1DM):
+                    delays.append(signed_diff(stamp_ns(F.stamp_at(frame, 26 + o)), stamp_ns(F.stamp_at(frame, 18 + o))))
+        worst = max((abs(d - CABLE_PS["dm"] / 1000) for d in delays), default=float("inf"))
+        tap.point(status == 0 and not failed and len(delays) == 4 * count and worst < 8,
+                  "synchronised: after `pktstats time step -1.5s` on switch 1, the one-way delay of "
+                  "each of %d DMMs and 1DMs is the cable's 500 ns within 8 ns (max %.1f ns off)"
+                  % (len(delays), worst),
+                  "\n".join(failed) + sim.log())
+    except Exception as error:
+        tap.point(False, "synchronised", repr(error))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("simulator")
+    parser.add_argument("cli", help="the pktstats CLI (run 4 synchronises the clocks with it)")
     parser.add_argument("--seed", type=int, help="seed of the generators")
     parser.add_argument("--count", type=int, default=100, help="frames of each kind per switch")
     options = parser.parse_args()
@@ -652,6 +717,7 @@ def main():
     run_responder(tap, simulator)
     run_line_rate(tap, simulator, 20 * options.count, mixed=False)
     run_line_rate(tap, simulator, 20 * options.count, mixed=True)
+    run_synchronised(tap, simulator, os.path.abspath(options.cli), seed, options.count // 5)
     return tap.done()
 
 

@@ -11,7 +11,7 @@
  *     tx_offset, tx_stamp at the first word's handshake       |
  *                         --> + duration -------------------> TX field
  *
- * A field is 8 bytes at a byte offset: {seconds[31:0], nanoseconds[31:0]}, big-endian. The
+ * A field is 8 bytes at an even byte offset: {seconds[31:0], nanoseconds[31:0]}, big-endian. The
  * duration is added for last-bit stamps (the headroom PDU): the time from the frame's first
  * bit to the end of its FCS at the port's rate, (8 + max(length, 60) + 4) * byte_time ns,
  * where length is the frame's bytes in the stream (no FCS).
@@ -117,24 +117,31 @@ wire write_tx = MAC_PORT != 0 && s_axis_meta_valid && tx_offset != 6'd0 && tx_en
 wire [63:0] rx_bytes = {rx_field[61:30], 2'b00, rx_field[29:0]};
 wire [63:0] tx_bytes = {tx_field[61:30], 2'b00, tx_field[29:0]};
 
-// Byte j of word index_reg is frame byte 8 * index_reg + j; field byte d (0: the most
-// significant) goes to frame byte offset + d
+// Every field starts at an even byte (oam_steer), so the frame is rewritten in 16-bit lanes:
+// lane l of word index_reg is frame bytes 2h, 2h + 1 with h = 4 * index_reg + l, and field
+// lane d (0: the most significant) goes to h = offset / 2 + d
+wire [4:0] rx_lane_offset = rx_offset[5:1];
+wire [4:0] tx_lane_offset = tx_offset[5:1];
+
 reg [63:0] rewritten;
-reg [5:0]  position;
-reg [5:0]  rx_distance;
-reg [5:0]  tx_distance;
-integer j;
+reg [4:0]  lane;
+reg [4:0]  rx_distance;
+reg [4:0]  tx_distance;
+integer l;
 always @* begin
     rewritten = s_axis_tdata;
-    for (j = 0; j < 8; j = j + 1) begin
-        position = {index_reg, 3'b000} + j[5:0];
-        rx_distance = position - rx_offset;
-        tx_distance = position - tx_offset;
-        if (write_rx && position >= rx_offset && rx_distance < 6'd8) begin
-            rewritten[8*j +: 8] = rx_bytes[63 - 8*rx_distance[2:0] -: 8];
+    for (l = 0; l < 4; l = l + 1) begin
+        lane = {index_reg, 2'b00} + l[4:0];
+        rx_distance = lane - rx_lane_offset;
+        tx_distance = lane - tx_lane_offset;
+        if (write_rx && lane >= rx_lane_offset && rx_distance < 5'd4) begin
+            // Big-endian: the lane's first byte (bits 16l+7:16l) is the field's higher one
+            rewritten[16*l +: 8] = rx_bytes[63 - 16*rx_distance[1:0] -: 8];
+            rewritten[16*l+8 +: 8] = rx_bytes[55 - 16*rx_distance[1:0] -: 8];
         end
-        if (write_tx && position >= tx_offset && tx_distance < 6'd8) begin
-            rewritten[8*j +: 8] = tx_bytes[63 - 8*tx_distance[2:0] -: 8];
+        if (write_tx && lane >= tx_lane_offset && tx_distance < 5'd4) begin
+            rewritten[16*l +: 8] = tx_bytes[63 - 16*tx_distance[1:0] -: 8];
+            rewritten[16*l+8 +: 8] = tx_bytes[55 - 16*tx_distance[1:0] -: 8];
         end
     end
 end

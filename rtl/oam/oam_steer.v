@@ -25,8 +25,8 @@
  *                        16383 (the frame's length on its last word, where the queue keeps
  *                        the metadata)
  *     [75]    last_bit   the stamps are last-bit times (headroom) rather than first-bit (DM)
- *     [74:69] tx_offset  byte offset of the field for the TX stamp, 0: none
- *     [68:63] rx_offset  byte offset of the field for the RX stamp, 0: none
+ *     [74:69] tx_offset  byte offset (even) of the field for the TX stamp, 0: none
+ *     [68:63] rx_offset  byte offset (even) of the field for the RX stamp, 0: none
  *     [62:0]  the lookup's meta: {RX stamp valid, seconds[31:0], nanoseconds[29:0]}
  *
  * Frame bytes: byte k is byte k%8 of word k/8 (bits 8(k%8)+7 : 8(k%8)).

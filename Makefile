@@ -4,8 +4,10 @@
 #   make all      build the library, tools and simulation models
 #   make test     the whole regression; ends with "N passed, N failed, N skipped"
 #   make lint     Verilator -Wall lint of rtl/ (no waivers)
-#   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps and the
-#                 whole core: utilisation
+#   make demo     the main job on the simulated switch (scripts/demo.sh)
+#   make demo-latency  frame delay and headroom measurement on two simulated switches
+#   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
+#                 link-delay engines and the whole core: utilisation
 #   make bench    benchmarks, figures printed
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
 #   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
@@ -57,7 +59,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo install
+.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency install
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
@@ -420,6 +422,11 @@ bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 # build/demo/stats.pcap, build/demo/queues.png and a short report.
 demo: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 	@scripts/demo.sh $(BUILD)
+
+# The link-delay measurements (docs/oam.md) on the simulated two-switch network, with the host
+# tools on TAP interfaces in a network namespace of the demo's own (scripts/demo_latency.sh).
+demo-latency: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
+	@scripts/demo_latency.sh $(BUILD)
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library, its public headers, a
 # pkg-config file and the manual page.

@@ -12,6 +12,8 @@
   0.1 / 0.3 / 0.4 % and 1 / 3 / 4 %), text and -j;
 - `oam decode` on pcaps written here with struct, frame by frame from the byte maps of
   docs/oam.md: every field of the JSON contract, other and malformed counts; the text form;
+- `oam show/set/clear` through the library's mmap backend on a plain file (an identity and the
+  oam block's type word): the bytes written at regmap/oam.toml's addresses, counters shown;
 - `oam show/set/clear` on the simulator, against its registers (`reg read`). While the
   simulator's RTL has no oam block (`reg read oam.type` fails) those points are skipped, and
   `oam show` must fail with one line saying the block is missing.
@@ -25,7 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_harness import Simulator, Tap, run_cli  # noqa: E402
+from cli_harness import Simulator, Tap, pktstats_sim, run_cli  # noqa: E402
 
 NOIF = "nosuchif0"
 PEER = "02:00:00:00:00:02"
@@ -409,6 +411,70 @@ def registers_case(tap, pktstats, sim_binary, work):
         sim.kill()
 
 
+# ------------------------------------------------------------------------------------------
+# oam show / set / clear on a register file (the library's mmap backend)
+
+def register_file_case(tap, pktstats, work):
+    """The CLI through the mmap backend on a plain file holding an identity and the oam
+    block's type word: what `oam set` writes lands at regmap/oam.toml's addresses, `oam show`
+    shows what the file holds."""
+    regs = pktstats_sim.registers()
+    path = os.path.join(work, "registers")
+    space = bytearray(0x10000)
+
+    def put(address, value):
+        struct.pack_into("<I", space, address, value)
+
+    def get(address):
+        return struct.unpack_from("<I", open(path, "rb").read(), address)[0]
+
+    put(regs["ID_MAGIC"], 0x504b5453)
+    put(regs["ID_DESIGN_VERSION"], regs["ID_DESIGN_VERSION_VALUE"])
+    put(regs["OAM_TYPE"], 0x4f414d20)
+    for i, base in enumerate(("DM_STAMPED_2", "DM_ANSWERED_2", "DM_REPLIES_SENT_2",
+                              "DM_PASSED_UP_2", "DM_MALFORMED_2", "HEADROOM_STAMPED_2",
+                              "HEADROOM_ANSWERED_2", "HEADROOM_REPLIES_SENT_2",
+                              "HEADROOM_PASSED_UP_2", "HEADROOM_MALFORMED_2")):
+        put(regs["OAM_" + base], 1000 + i)
+        put(regs["OAM_" + base] + 4, 1)
+    with open(path, "wb") as f:
+        f.write(space)
+    device = "mmap:" + path
+    status, out, err = run_cli(pktstats, ["oam", "set", "port", "2", "dm", "on", "dm-responder",
+                                          "on", "dm-level", "5", "headroom", "on",
+                                          "headroom-responder", "on", "cpu-bound", "on", "mac",
+                                          "02:00:00:00:00:42", "byte-time", "80"], device=device)
+    tap.point(status == 0 and get(regs["OAM_CONTROL_2"]) == 0x10353 and
+              get(regs["OAM_PORT_MAC_2"]) == 0x42 and get(regs["OAM_PORT_MAC_2"] + 4) == 0x0200
+              and get(regs["OAM_BYTE_TIME_2"]) == 80 and get(regs["OAM_CONTROL_1"]) == 0 and
+              get(regs["OAM_CONTROL_3"]) == 0,
+              "oam set port 2 (register file): control_2 0x10353, port_mac_2, byte_time_2; "
+              "ports 1 and 3 untouched", "exit %s %s" % (status, err))
+    status, out, err = run_cli(pktstats, ["oam", "set", "port", "2", "headroom", "off"],
+                               device=device)
+    tap.point(status == 0 and get(regs["OAM_CONTROL_2"]) == 0x10253,
+              "oam set port 2 headroom off: only that bit changes",
+              "control_2 0x%x %s" % (get(regs["OAM_CONTROL_2"]), err))
+    status, out, err = run_cli(pktstats, ["-j", "oam", "show", "port", "2"], device=device)
+    got = json.loads(out)["ports"] if status == 0 else []
+    want = {"port": 2, "dm": True, "dm_responder": True, "dm_level": 5, "headroom": False,
+            "headroom_responder": True, "cpu_bound": True, "mac": "02:00:00:00:00:42",
+            "byte_time": 80}
+    names = ["dm_stamped", "dm_answered", "dm_replies_sent", "dm_passed_up", "dm_malformed",
+             "headroom_stamped", "headroom_answered", "headroom_replies_sent",
+             "headroom_passed_up", "headroom_malformed"]
+    for i, name in enumerate(names):
+        want[name] = (1 << 32) + 1000 + i
+    tap.point(got == [want], "oam show port 2 (register file): settings and 64-bit counters",
+              "got  %s\nwant %s" % (got, [want]))
+    status, out, err = run_cli(pktstats, ["oam", "show"], device=device)
+    tap.point(status == 0 and len(out.splitlines()) == 5 and "mac 02:00:00:00:00:42" in out,
+              "oam show (text): a line per port", out + err)
+    status, out, err = run_cli(pktstats, ["oam", "clear", "port", "2"], device=device)
+    tap.point(status == 0 and all(get(regs["OAM_" + n.upper() + "_2"]) == 0 for n in names),
+              "oam clear port 2 (register file): each counter written", err)
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: %s PKTSTATS PKTSTATS-SIM" % sys.argv[0], file=sys.stderr)
@@ -419,6 +485,7 @@ def main():
         bad_invocations(tap, pktstats)
         seed_table(tap, pktstats)
         decode_case(tap, pktstats, work)
+        register_file_case(tap, pktstats, work)
         registers_case(tap, pktstats, sim_binary, work)
     return tap.done()
 

@@ -23,7 +23,7 @@ in time (the responder stops itself after 60 s; each CLI run has a limit) and cl
 - dm one-way receive: 1DMs sent with known stamps (one negative, one incomplete, one without
   a Data TLV) among other frames: delays, variation, summary;
 - headroom measure: requests to 01:80:c2:00:00:0e with zero stamps, 60 bytes; responses with
-  known t1..t4 (one request unanswered): round trips, cable delay, figures, the PFC headroom
+  known t1..t4 (one request unanswered, one response without t2): round trips, cable delay, figures, the PFC headroom
   at 100 Gb/s from the largest round trip.
 Prints TAP.
 """
@@ -111,8 +111,10 @@ def headroom_plan(k):
     t2 = add(B_BASE, k * 1000000 + 333)
     held = 500 + 10 * k
     t3 = add(t2, held)
-    rt = [1000, 1016, 992, 1000, 1024][k]
+    rt = [1000, 1016, 992, 1000, 1024, 1000][k]
     t4 = add(t1, rt + held)
+    if k == 5:  # the far end did not stamp t2: incomplete
+        t2 = (0, 0)
     return [t1, t2, t3, t4], "drop" if k == 3 else "answer"
 
 
@@ -209,7 +211,7 @@ def responder(ifname, log_path):
             if frame[15] != 0x11:
                 continue
             k = sum(1 for line in open(log_path) if '"kind": "headroom"' in line) - 1
-            plan, action = headroom_plan(k % 5)
+            plan, action = headroom_plan(k % 6)
             if action == "drop":
                 continue
             reply = bytearray(frame)
@@ -287,11 +289,12 @@ def read_log(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def expected_two_way(count):
+def expected_two_way(count, vid):
     rows, complete = [], []
     for k in range(count):
         stamps, action = dm_plan(k)
         row = {"seq": k}
+        row["vlan"] = None if action == "drop" else vid
         if action == "drop":
             row.update(status="lost", two_way_ns=None, forward_ns=None, backward_ns=None,
                        responder_ns=None, variation_ns=None)
@@ -325,7 +328,7 @@ def two_way_case(tap, pktstats, link, log_path):
         got = json.loads(out)
     except ValueError:
         got = {}
-    rows, complete = expected_two_way(count)
+    rows, complete = expected_two_way(count, 100)
     wrong = []
     frames = got.get("frames", [])
     for want in rows:
@@ -338,8 +341,9 @@ def two_way_case(tap, pktstats, link, log_path):
                                             ("tx_timestamp_f", "rx_timestamp_b")):
             wrong.append("seq %d: lost but stamps shown" % want["seq"])
     tap.point(status == 0 and len(frames) == count and not wrong,
-              "dm two-way: every frame's two-way, forward, backward, responder and variation "
-              "delays are the responder's stamps worked out (the 2^32 s wrap, a negative kept)",
+              "dm two-way: every frame's VID, two-way, forward, backward, responder and "
+              "variation delays are the responder's stamps worked out (the 2^32 s wrap, a "
+              "negative kept)",
               "exit %s %s\n%s" % (status, err, "\n".join(wrong[:10])))
     two = [r["two_way_ns"] for r in complete]
     summary = got.get("summary", {})
@@ -441,39 +445,43 @@ def one_way_receive_case(tap, pktstats, link, this):
 
 def headroom_case(tap, pktstats, link, log_path):
     before = len(read_log(log_path))
-    status, out, err = cli(link, pktstats, "-j", "headroom", "measure", "-i", "va", "count", "5",
+    status, out, err = cli(link, pktstats, "-j", "headroom", "measure", "-i", "va", "count", "6",
                            "interval", "10", "timeout", "300", "rate", "100")
     try:
         got = json.loads(out)
     except ValueError:
         got = {}
     seen = [e for e in read_log(log_path)[before:] if e["kind"] == "headroom"]
-    tap.point(len(seen) == 5 and all(e["destination"] == GROUP and e["length"] == 60 and
+    tap.point(len(seen) == 6 and all(e["destination"] == GROUP and e["length"] == 60 and
                                      e["b14"] == 0x01 and e["b15"] == 0x11 and
                                      e["stamps"] == [[0, 0]] * 4 for e in seen),
-              "headroom measure: five 60-byte requests to 01:80:c2:00:00:0e, zero stamps",
+              "headroom measure: six 60-byte requests to 01:80:c2:00:00:0e, zero stamps",
               json.dumps(seen[:2]))
     rows, rts = [], []
-    for k in range(5):
+    for k in range(6):
         stamps, action = headroom_plan(k)
         if action == "drop":
             rows.append({"seq": k, "status": "lost", "round_trip_ns": None,
                          "cable_delay_ns": None, "t1": None, "t2": None, "t3": None, "t4": None})
             continue
         rt = diff(stamps[3], stamps[0]) - diff(stamps[2], stamps[1])
-        rts.append(rt)
-        row = {"seq": k, "status": "ok", "round_trip_ns": rt, "cable_delay_ns": rt / 2}
+        if k == 5:
+            row = {"seq": k, "status": "incomplete", "round_trip_ns": None,
+                   "cable_delay_ns": None}
+        else:
+            rts.append(rt)
+            row = {"seq": k, "status": "ok", "round_trip_ns": rt, "cable_delay_ns": rt / 2}
         for i, t in enumerate(stamps):
             row["t%d" % (i + 1)] = {"seconds": t[0], "nanoseconds": t[1]}
         rows.append(row)
     frames = got.get("frames", [])
     tap.point(status == 0 and frames == rows,
               "headroom measure: each response's round trip t4 - t1 - (t3 - t2) and cable delay, "
-              "one request lost", "exit %s %s\ngot  %s\nwant %s" % (status, err, json.dumps(frames),
+              "one request lost, one incomplete", "exit %s %s\ngot  %s\nwant %s" % (status, err, json.dumps(frames),
                                                                      json.dumps(rows)))
     worst = max(rts)
     total = 32992 + 203776 + worst * 100
-    want_summary = {"sent": 5, "received": 4, "lost": 1, "unexpected": 0, "incomplete": 0,
+    want_summary = {"sent": 6, "received": 5, "lost": 1, "unexpected": 0, "incomplete": 1,
                     "negative": 0, "round_trip_ns": figures(rts),
                     "cable_delay_ns": round(sum(rts) / len(rts) / 2, 1)}
     want_headroom = {"rate_mbps": 100000, "round_trip_ns": worst, "max_frame": 2000,

@@ -7,6 +7,8 @@
  * worked out by hand in the comments. The PFC headroom is checked against the table of the
  * headroom measurement proposal (seed 004): 100 Gb/s at 500 m, 100 m, 20 m.
  */
+#define _DEFAULT_SOURCE /* mkstemp, ftruncate */
+
 #include "pktstats/oam.h"
 
 #include <errno.h>
@@ -15,6 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pktstats/regs.h"
 
 static unsigned tests_run, tests_failed;
 static int test_ok;
@@ -650,6 +656,92 @@ static void test_registers_args(void)
 	end("oam port access: NULL device is EINVAL");
 }
 
+
+/* The oam block's registers, through the library's mmap backend on a plain file: what the
+ * library writes lands at the addresses of regmap/oam.toml, what is in the file is what it
+ * reads. (The simulator's RTL has no oam block yet; test_cli_oam checks it there when it has.) */
+static void test_registers_file(void)
+{
+	char path[] = "/tmp/test_oam.XXXXXX";
+	int fd = mkstemp(path);
+	uint32_t *space = NULL;
+	struct pktstats_dev *dev = NULL;
+	begin();
+	if (fd < 0 || ftruncate(fd, PKTSTATS_REGISTER_SPACE) < 0 ||
+	    (space = mmap(NULL, PKTSTATS_REGISTER_SPACE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			  0)) == MAP_FAILED) {
+		diag("scratch register file: %s", strerror(errno));
+		test_ok = 0;
+		end("oam registers on a register file");
+		return;
+	}
+	char device[64], error[PKTSTATS_ERROR_MAX];
+	snprintf(device, sizeof device, "mmap:%s", path);
+	EXPECT_EQ(pktstats_open(device, PKTSTATS_OPEN_NO_IDENTITY, &dev, error, sizeof error), 0);
+#define REG(address) space[(address) / 4]
+	struct pktstats_oam_port_config config, back;
+	struct pktstats_oam_port_counters counters;
+	/* no block: ENODEV, said */
+	EXPECT_EQ(pktstats_oam_port_get(dev, 0, &config), -ENODEV);
+	EXPECT(strstr(pktstats_error(dev), "no oam block") != NULL);
+	REG(PKTSTATS_OAM_TYPE) = 0x4f414d20;
+	config = (struct pktstats_oam_port_config){
+		.dm_enable = true, .dm_responder = true, .dm_level = 5, .headroom_enable = true,
+		.headroom_responder = true, .cpu_bound = true,
+		.mac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x42}, .byte_time = 80};
+	EXPECT_EQ(pktstats_oam_port_set(dev, 2, &config), 0);
+	/* control_2 at 0x5018: bits 0, 1, 6:4 = 5, 8, 9, 16 */
+	EXPECT_EQ(REG(0x5018), 0x10353);
+	EXPECT_EQ(REG(0x5030), 0x00000042); /* port_mac_2, low word: bytes 2..5 */
+	EXPECT_EQ(REG(0x5034), 0x0200);     /* high word: bytes 0..1 */
+	EXPECT_EQ(REG(0x5048), 80);         /* byte_time_2 */
+	EXPECT_EQ(REG(0x5014), 0);          /* port 1 untouched */
+	EXPECT_EQ(REG(0x501c), 0);
+	EXPECT_EQ(pktstats_oam_port_get(dev, 2, &back), 0);
+	EXPECT(back.dm_enable && back.dm_responder && back.dm_level == 5 && back.headroom_enable &&
+	       back.headroom_responder && back.cpu_bound && back.byte_time == 80 &&
+	       !memcmp(back.mac, config.mac, 6));
+	REG(0x5018) = 0x00000020; /* only dm_level 2 */
+	EXPECT_EQ(pktstats_oam_port_get(dev, 2, &back), 0);
+	EXPECT(!back.dm_enable && !back.dm_responder && back.dm_level == 2 && !back.headroom_enable &&
+	       !back.headroom_responder && !back.cpu_bound);
+	/* refused before anything is written */
+	config.dm_level = 8;
+	EXPECT_EQ(pktstats_oam_port_set(dev, 1, &config), -EINVAL);
+	EXPECT_EQ(REG(0x5014), 0);
+	EXPECT_EQ(pktstats_oam_port_get(dev, 4, &back), -EINVAL);
+	/* counters of port 3: dm_stamped_3 at 0x5118 ... headroom_malformed_3 at 0x5238, 64 bits */
+	static const uint32_t bases[] = {0x100, 0x120, 0x140, 0x160, 0x180,
+					 0x1a0, 0x1c0, 0x1e0, 0x200, 0x220};
+	for (unsigned i = 0; i < 10; i++) {
+		REG(0x5000 + bases[i] + 3 * 8) = 100 + i;
+		REG(0x5000 + bases[i] + 3 * 8 + 4) = i; /* high word */
+	}
+	EXPECT_EQ(pktstats_oam_port_counters(dev, 3, &counters), 0);
+	EXPECT_EQ(counters.dm_stamped, 100);
+	EXPECT_EQ(counters.dm_answered, (UINT64_C(1) << 32) + 101);
+	EXPECT_EQ(counters.dm_replies_sent, (UINT64_C(2) << 32) + 102);
+	EXPECT_EQ(counters.dm_passed_up, (UINT64_C(3) << 32) + 103);
+	EXPECT_EQ(counters.dm_malformed, (UINT64_C(4) << 32) + 104);
+	EXPECT_EQ(counters.headroom_stamped, (UINT64_C(5) << 32) + 105);
+	EXPECT_EQ(counters.headroom_answered, (UINT64_C(6) << 32) + 106);
+	EXPECT_EQ(counters.headroom_replies_sent, (UINT64_C(7) << 32) + 107);
+	EXPECT_EQ(counters.headroom_passed_up, (UINT64_C(8) << 32) + 108);
+	EXPECT_EQ(counters.headroom_malformed, (UINT64_C(9) << 32) + 109);
+	/* clear: a write to each counter's low word (the hardware clears on any write) */
+	EXPECT_EQ(pktstats_oam_port_counters_clear(dev, 3), 0);
+	for (unsigned i = 0; i < 10; i++)
+		EXPECT_EQ(REG(0x5000 + bases[i] + 3 * 8), 0);
+	EXPECT_EQ(REG(0x5000 + 0x100 + 2 * 8), 0); /* nothing of port 2's touched: it was 0 */
+#undef REG
+	pktstats_close(dev);
+	munmap(space, PKTSTATS_REGISTER_SPACE);
+	close(fd);
+	unlink(path);
+	end("oam registers on a register file (mmap backend): control, port MAC, byte time of one "
+	    "port at their addresses, read back; counters; clear; ENODEV without the block");
+}
+
 int main(void)
 {
 	test_wire_time_diff();
@@ -663,6 +755,7 @@ int main(void)
 	test_errors_named();
 	test_pfc_headroom();
 	test_registers_args();
+	test_registers_file();
 	printf("1..%u\n", tests_run);
 	return tests_failed ? 1 : 0;
 }

@@ -169,6 +169,7 @@ struct dmr_result {
 static const struct out_column two_way_columns[] = {
 	{"seq", NULL, 0},
 	{"status", NULL, 10},
+	{"vlan", NULL, 0},
 	{"two-way-ns", NULL, 0},
 	{"forward-ns", NULL, 14},
 	{"backward-ns", NULL, 14},
@@ -320,6 +321,10 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 		out_row_begin();
 		out_uint("seq", i, NULL);
 		out_string("status", what);
+		if (r->received && r->dmr.tagged)
+			out_uint("vlan", r->dmr.vlan_tci & 0xfff, NULL);
+		else
+			out_string("vlan", NULL);
 		out_ns("two-way-ns", r->delays.two_way, delays);
 		out_ns("forward-ns", r->delays.forward, delays);
 		out_ns("backward-ns", r->delays.backward, delays);
@@ -590,7 +595,7 @@ static const struct cli_verb dm_verbs[] = {
 	 "  vlan VID     one 802.1Q tag, 0..4094 (PCP 0)\n"
 	 "  source MAC   default: IFACE's address\n"
 	 "Per DMM (table; -j: frames): seq, status (ok, lost, incomplete: a stamp is 0,\n"
-	 "negative: two-way below 0, kept as it is), two_way_ns = (RxTimeb - TxTimeStampf) -\n"
+	 "negative: two-way below 0, kept as it is), vlan (the DMR's VID), two_way_ns = (RxTimeb - TxTimeStampf) -\n"
 	 "(TxTimeStampb - RxTimeStampf), forward_ns = RxTimeStampf - TxTimeStampf, backward_ns =\n"
 	 "RxTimeb - TxTimeStampb (meaningful with synchronised clocks), responder_ns, variation_ns\n"
 	 "= |d(k) - d(k-1)| over the frames with delays, the four stamps. summary: sent,\n"

@@ -354,8 +354,11 @@ void out_wire_time(const char *key, struct pktstats_wire_time t, bool present)
 		out_uint("nanoseconds", t.nanoseconds, NULL);
 		out_object_end();
 	} else {
-		char text[32];
-		snprintf(text, sizeof text, "%" PRIu32 ".%09" PRIu32, t.seconds, t.nanoseconds);
+		char text[40];
+		if (t.nanoseconds < 1000000000)
+			snprintf(text, sizeof text, "%" PRIu32 ".%09" PRIu32, t.seconds, t.nanoseconds);
+		else /* not a time: both numbers as they are */
+			snprintf(text, sizeof text, "%" PRIu32 "s+%" PRIu32 "ns", t.seconds, t.nanoseconds);
 		out_string(key, text);
 	}
 }

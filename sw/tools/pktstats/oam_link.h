@@ -87,7 +87,8 @@ bool series_figures(const struct series *s, struct series_figures *f);
  * for an empty series. */
 void out_series(const char *key, const struct series *s);
 
-/* A wire time: JSON {"seconds":S,"nanoseconds":N}; text "S.NNNNNNNNN". present false: null. */
+/* A wire time: JSON {"seconds":S,"nanoseconds":N}; text "S.NNNNNNNNN" ("Ss+Nns" when N is
+ * not below 10^9). present false: null. */
 void out_wire_time(const char *key, struct pktstats_wire_time t, bool present);
 /* A signed number of ns, or null when !present. */
 void out_ns(const char *key, int64_t value, bool present);

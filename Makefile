@@ -350,6 +350,8 @@ test: deps $(TEST_BINARIES)
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_system=$(PYTHON) tb/cli/test_cli_system.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim $(BUILD)/asan/tb/cli/stat_dump" \
 		"test_cli_decode=$(PYTHON) tb/cli/test_cli_decode.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_cli_oam=$(PYTHON) tb/cli/test_cli_oam.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_cli_oam_live=$(PYTHON) tb/cli/test_cli_oam_live.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \

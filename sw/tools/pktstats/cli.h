@@ -60,6 +60,9 @@ extern const struct cli_object cli_object_reg;
 extern const struct cli_object cli_object_decode; /* decode_cmd.c */
 extern const struct cli_object cli_object_record; /* record.c */
 extern const struct cli_object cli_object_plot;   /* plot.c */
+extern const struct cli_object cli_object_oam;    /* oam_cmd.c */
+extern const struct cli_object cli_object_dm;     /* dm_cmd.c */
+extern const struct cli_object cli_object_headroom; /* headroom_cmd.c */
 
 /* Prints "pktstats: OBJECT VERB: MESSAGE" (one line, stderr) and returns CLI_USAGE. */
 int cli_usage(const struct cli *cli, const char *format, ...)

@@ -278,6 +278,16 @@ int stat_reader_next(struct stat_reader *r, struct stat_record *rec)
 		}
 		uint64_t ns = (uint64_t)header->ts.tv_sec * 1000000000u +
 			      (uint64_t)header->ts.tv_usec;
+		if (r->options.raw_frames) {
+			memset(rec, 0, sizeof *rec);
+			rec->status = STAT_RECORD_RAW;
+			rec->file = r->file;
+			rec->frame = r->frame;
+			rec->capture_ns = ns;
+			rec->data = data;
+			rec->captured = header->caplen;
+			return 1;
+		}
 		if (feed(r, data, header->caplen, ns, rec)) {
 			rec->file = r->file;
 			return 1;

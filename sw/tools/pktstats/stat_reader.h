@@ -59,6 +59,9 @@ struct stat_reader_options {
 				  summary (stat_reader_summary) in the decoder's summary mode;
 				  otherwise rec.events is filled and there is no summary */
 	uint8_t v1_resolution; /* c for format version 1 packets (0..7, default 0) */
+	bool raw_frames;       /* every frame that passes the filter is handed over as it is
+				  (STAT_RECORD_RAW, data and captured), nothing decoded: for
+				  readers of other protocols (`oam decode`) */
 };
 
 void stat_reader_default_options(struct stat_reader_options *options);
@@ -67,6 +70,7 @@ void stat_reader_default_options(struct stat_reader_options *options);
 enum stat_record_status {
 	STAT_RECORD_PACKET = 0,  /* a stat packet, decoded (its events, if wanted, in events) */
 	STAT_RECORD_MALFORMED,   /* a frame that passed the filter but does not decode: reason */
+	STAT_RECORD_RAW,         /* raw_frames: a frame that passed the filter, not decoded */
 };
 
 /* One frame that passed the filter and is (or claims to be) a stat packet. Frames that are no
@@ -83,6 +87,8 @@ struct stat_record {
 	const struct pktstats_event *events; /* PACKET without summary_only: the packet's events
 						in order; valid until the next call */
 	size_t n_events;
+	const uint8_t *data;        /* RAW: the frame as captured, valid until the next call */
+	size_t captured;            /* its captured length */
 };
 
 /* Frame counts beyond the stream's (pktstats_stream: packets, events, malformed, lost, gaps,

@@ -47,6 +47,10 @@ say() { printf '\n== %s\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 
 ip link set lo up
+# The two cables make a loop, and this switch has no spanning tree: keep the TAP interfaces
+# from sending anything of their own (IPv6 neighbour discovery and MLD are multicast, which
+# would circle the loop for ever)
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 say "starting pktstats-sim: two switches, 100 m and 2 km between them, clocks 1.5 s and 50 ppm apart"
 "$sim" --socket "$s0" --switches 2 --switch 0:ppm=20 --switch "1:socket=$s1,ppm=-30,offset=1.5s" \
 	--cable 0.1-1.2,length=100m --cable 0.2-1.1,length=2km \
@@ -84,10 +88,10 @@ tcpdump_pids+=($!)
 sleep 1
 
 say "frame delay (Y.1731 DMM/DMR) over the 100 m cable: true two-way delay 1000 ns"
-run "$cli" dm two-way -i dm0 peer 02:00:00:00:b0:02 level 3 count 20 interval 20
+run "$cli" dm two-way -i dm0 peer 02:00:00:00:b0:02 source 02:00:00:00:a0:01 level 3 count 20 interval 20
 
 say "headroom measurement over the 2 km cable: true round trip 20000 ns"
-run "$cli" headroom measure -i hr0 count 10 interval 20 rate 1
+run "$cli" headroom measure -i hr0 count 10 interval 20 rate 1 max-frame 1518 pfc-response 1000
 
 sleep 0.5
 cleanup
@@ -100,7 +104,7 @@ headroom requests and responses:                $demo/headroom.pcap
 tshark's own cfm dissector on the DMRs (the four stamps):
   tshark -r $demo/dm.pcap -Y cfm.dmr.pdu -T fields -e cfm.odm.dmm.dmr.txtimestampf -e cfm.odm.dmm.dmr.rxtimestampf -e cfm.dmm.dmr.txtimestampb -e cfm.dmm.dmr.rxtimestampb
 the headroom PDU with this project's dissector:
-  tshark -X lua_script:sw/tools/wireshark/pktstats_headroom.lua -r $demo/headroom.pcap -V -Y pktstats_headroom.type==2 -c 1
+  tshark -X lua_script:sw/tools/wireshark/pktstats_headroom.lua -r $demo/headroom.pcap -O pktstats_headroom -Y pktstats_headroom.type==2
 both, decoded by pktstats:
   $cli oam decode $demo/dm.pcap $demo/headroom.pcap
 EOF

@@ -187,13 +187,14 @@ wire        dm_opcode_known = dm_opcode_1dm || dm_opcode_dmr || dm_opcode_dmm;
 wire        dm_long_enough = has_bytes({1'b0, dm_opcode_1dm ? 6'd34 : 6'd50} + {1'b0, tag_offset});
 wire        dm_well_formed = dm_long_enough && dm_version <= 5'd1;
 
-// Headroom PDU (never tagged): byte 14 = 0x01, byte 15 = version 1, type request or response
+// Headroom PDU (never tagged): byte 14 = 0x01, byte 15 = version 1, reserved 0, type request or
+// response (0x11 or 0x12)
 wire        is_headroom = outer_type == ETHERTYPE_HEADROOM && has_bytes(7'd14);
 wire [7:0]  headroom_byte1 = byte_of(word1, 7);
 wire        headroom_request = headroom_byte1[1:0] == 2'd1;
 wire        headroom_response = headroom_byte1[1:0] == 2'd2;
 wire        headroom_well_formed = has_bytes(7'd48) && byte_of(word1, 6) == 8'h01 &&
-                                   headroom_byte1[7:4] == 4'd1 &&
+                                   headroom_byte1[7:2] == 6'b000100 &&
                                    (headroom_request || headroom_response);
 
 // The configuration of the port concerned (MAC port i for MAC port i and CPU port 4+i)
@@ -280,9 +281,6 @@ always @* begin
         end
     end
 end
-
-// The reserved bits of the headroom PDU are not looked at
-wire unused = &{1'b0, headroom_byte1[3:2]};
 
 assign dm_answered = decide ? {3'd0, count_dm_answered} << port : 4'd0;
 assign dm_passed_up = decide ? {3'd0, count_dm_passed_up} << port : 4'd0;

@@ -412,6 +412,7 @@ def responder_inputs():
         (0, F.headroom(peer, F.HEADROOM_REQUEST, version=2), "up", "headroom_malformed", "headroom version 2"),
         (0, F.headroom(peer, 0), "up", "headroom_malformed", "headroom type 0"),
         (0, F.headroom(peer, 3), "up", "headroom_malformed", "headroom type 3"),
+        (0, F.headroom(peer, F.HEADROOM_REQUEST | 4), "up", "headroom_malformed", "headroom request with a reserved bit set"),
         (0, F.headroom(peer, F.HEADROOM_REQUEST, byte14=0x11, length=14), "up", "headroom_malformed", "headroom frame of 14 bytes (padded)"),
         (0, ordinary, "flood", None, "an ordinary frame after them"),
         (1, F.headroom(bytes.fromhex("02000000dd01"), F.HEADROOM_REQUEST), "up", "headroom_malformed", "headroom request on a port whose engine is off"),
@@ -441,7 +442,7 @@ def expected_output(port, frame, fate, rx_row, tx_row, legs):
     rx = (reading(rx_row, LAST_BIT_NS if headroom else 0) // 10**9, reading(rx_row, LAST_BIT_NS if headroom else 0) % 10**9)
     if headroom:
         kind = frame[15] & 3
-        if fate == "up" and (frame[14] != 0x01 or frame[15] >> 4 != 1 or kind not in (1, 2) or port == 1):
+        if fate == "up" and (frame[14] != 0x01 or frame[15] not in (0x11, 0x12) or port == 1):
             return frame
         if fate == "up":
             return F.with_stamp(frame, 24 if kind == 1 else 40, rx)

@@ -81,9 +81,9 @@ run "$cli" -d "sim:$s1" oam set port 2 dm on dm-responder on dm-level 3 mac 02:0
 run "$cli" -d "sim:$s0" oam set port 2 headroom on mac 02:00:00:00:a0:02 cpu-bound on
 run "$cli" -d "sim:$s1" oam set port 1 headroom on headroom-responder on mac 02:00:00:00:b0:01
 
-tcpdump -i dm0 -U -w "$demo/dm.pcap" >"$demo/tcpdump-dm0.log" 2>&1 &
+tcpdump -Z root --immediate-mode -i dm0 -U -w "$demo/dm.pcap" >"$demo/tcpdump-dm0.log" 2>&1 &
 tcpdump_pids+=($!)
-tcpdump -i hr0 -U -w "$demo/headroom.pcap" >"$demo/tcpdump-hr0.log" 2>&1 &
+tcpdump -Z root --immediate-mode -i hr0 -U -w "$demo/headroom.pcap" >"$demo/tcpdump-hr0.log" 2>&1 &
 tcpdump_pids+=($!)
 sleep 1
 

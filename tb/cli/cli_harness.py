@@ -35,20 +35,12 @@ class Simulator(pktstats_sim.Simulator):
         self.device = "sim:" + self.socket_path
 
     def snapshot(self, accesses=("rw",)):
-        """{name: value} of every register with one of the given accesses (registers of a
-        block the simulator answers with DECERR, in the map but not in its RTL yet, left out)."""
+        """{name: value} of every register with one of the given accesses."""
         values = {}
-        absent = set()  # blocks of the register map this simulator's RTL does not decode yet
         for name, address, width, access in register_table():
-            if access not in accesses or name.split(".")[0] in absent:
+            if access not in accesses:
                 continue
-            try:
-                value = self.read(address)
-            except RuntimeError as e:
-                if "DECERR" not in str(e):
-                    raise
-                absent.add(name.split(".")[0])  # the same before and after: compares equal
-                continue
+            value = self.read(address)
             if width > 32:
                 value |= self.read(address + 4) << 32  # the low word's read latched it
             values[name] = value

@@ -98,22 +98,6 @@ def absolute_time(text):
 # ---------------------------------------------------------------------------------------------
 # The C decoder: `pktstats -j oam decode FILE` (sw/tools/pktstats, docs/oam.md)
 
-def oam_decode_available(cli):
-    """None when `pktstats oam decode` exists, else why it cannot be used (the test skips)."""
-    if not cli or not os.path.exists(cli):
-        return "no pktstats binary at %s" % cli
-    try:
-        proc = subprocess.run([cli, "oam", "decode", "--help"], capture_output=True, text=True,
-                              timeout=30)
-    except OSError as e:
-        return "pktstats cannot run: %s" % e
-    if proc.returncode != 0:
-        first = (proc.stderr or proc.stdout).strip().splitlines()
-        return "`pktstats oam decode --help` fails (%s): the command is not there yet" % (
-            first[0] if first else "exit %d" % proc.returncode)
-    return None
-
-
 def oam_decode(cli, pcap):
     """The parsed JSON of `pktstats -j oam decode FILE`, or raises with its stderr."""
     proc = subprocess.run([cli, "-j", "oam", "decode", pcap], capture_output=True, text=True,
@@ -122,6 +106,19 @@ def oam_decode(cli, pcap):
         raise RuntimeError("pktstats -j oam decode exited %d: %s" % (proc.returncode,
                                                                      proc.stderr.strip()))
     return json.loads(proc.stdout)
+
+
+def oam_decode_point(tap, cli, pcap):
+    """Runs `pktstats -j oam decode PCAP` as a test point: its JSON object, or None after a
+    failed point."""
+    try:
+        result = oam_decode(cli, pcap)
+    except (RuntimeError, ValueError) as e:
+        tap.point(False, "pktstats -j oam decode runs and prints one JSON object", e)
+        return None
+    ok = isinstance(result, dict) and isinstance(result.get("frames"), list)
+    tap.point(ok, "pktstats -j oam decode runs and prints one JSON object", str(result)[:300])
+    return result if ok else None
 
 
 def error_name(name):

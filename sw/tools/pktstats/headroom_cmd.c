@@ -83,10 +83,7 @@ static void out_headroom(const char *key, const struct pfc_options *o, int64_t r
 	int err = pktstats_pfc_headroom(&p, &h);
 	if (key)
 		out_object_begin(key);
-	char text[64];
-	snprintf(text, sizeof text, "%" PRIu64 ".%03" PRIu64 " Gb/s", p.rate_mbps / 1000,
-		 p.rate_mbps % 1000);
-	out_uint("rate-mbps", p.rate_mbps, text);
+	out_uint("rate-mbps", p.rate_mbps, NULL);
 	out_int("round-trip-ns", round_trip_ns, NULL);
 	out_uint("max-frame", p.max_frame, NULL);
 	if (err < 0) { /* a negative round trip: no headroom from it */
@@ -100,6 +97,7 @@ static void out_headroom(const char *key, const struct pfc_options *o, int64_t r
 		out_uint("internal-bits", h.internal_bits, NULL);
 		out_uint("medium-bits", h.medium_bits, NULL);
 		out_uint("total-bits", h.total_bits, NULL);
+		char text[64];
 		snprintf(text, sizeof text, "%" PRIu64 " (%.3f KB)", h.bytes, h.bytes / 1000.0);
 		out_uint("headroom-bytes", h.bytes, text);
 	}

@@ -358,13 +358,17 @@ def registers_case(tap, pktstats, sim_binary, work):
                 raise RuntimeError("pktstats %s: exit %s: %s" % (" ".join(args), s, e))
             return o
 
+        def reg(name):
+            """A register's value: `pktstats reg read` ends with `value 0xHEX (DECIMAL)`."""
+            return int(cli("reg", "read", name).split()[-2], 16)
+
         cli("oam", "set", "port", "1", "dm", "on", "dm-responder", "on", "dm-level", "5",
             "headroom", "on", "headroom-responder", "on", "cpu-bound", "on", "mac",
             "02:00:00:00:00:42", "byte-time", "80")
         show = json.loads(cli("-j", "oam", "show", "port", "1"))["ports"]
-        control = int(cli("reg", "read", "oam.control_1").split()[-1], 0)
-        port_mac = int(cli("reg", "read", "oam.port_mac_1").split()[-1], 0)
-        byte_time = int(cli("reg", "read", "oam.byte_time_1").split()[-1], 0)
+        control = reg("oam.control_1")
+        port_mac = reg("oam.port_mac_1")
+        byte_time = reg("oam.byte_time_1")
         tap.point(len(show) == 1 and show[0]["port"] == 1 and show[0]["dm"] and
                   show[0]["dm_responder"] and show[0]["dm_level"] == 5 and show[0]["headroom"]
                   and show[0]["headroom_responder"] and show[0]["cpu_bound"] and
@@ -373,7 +377,7 @@ def registers_case(tap, pktstats, sim_binary, work):
                   "oam set port 1: every field, read back by oam show and reg read",
                   "%s control 0x%x mac 0x%x byte_time %d" % (show, control, port_mac, byte_time))
         cli("oam", "set", "port", "1", "dm", "off")
-        control = int(cli("reg", "read", "oam.control_1").split()[-1], 0)
+        control = reg("oam.control_1")
         tap.point(control == 0x10352, "oam set port 1 dm off: only that bit changes",
                   "control 0x%x" % control)
         after = sim.snapshot()

@@ -9,7 +9,7 @@ frames whose every field the test wrote itself, then against the C decoder
 The capture is built here with struct, byte for byte from docs/oam.md ("Headroom measurement
 PDU, version 1"), with no project code:
   requests    as the host writes one (no stamp), leaving A (t1), at B with the responder off
-              (t1, t2), reserved bits set (a warning, no verdict);
+              (t1, t2), reserved bits set (malformed);
   responses   leaving B (t1..t3: no round trip), and back at A from exchanges with a known
               link delay: B's clock ahead and behind, an asymmetric link, the 32-bit seconds
               wrapping between t1 and t4 and between t2 and t3, nanoseconds 999,999,999 in
@@ -76,7 +76,7 @@ class Frame:
         self.experts = set(truth.get("experts", ()))
         self.round_trip = truth.get("round_trip")
         # Whether docs/oam.md and enum pktstats_oam_error fix the C parser's verdict for this
-        # frame (not for reserved bits set, nor for an encapsulation version other than 0).
+        # frame (not for an encapsulation version other than 0).
         self.verdict_defined = truth.get("verdict_defined", True)
         self.source = truth.get("source", HOST_A)
 
@@ -148,8 +148,8 @@ def build_frames():
     add(headroom("request leaving A (t1)", REQUEST, [stamp(t1), ZERO, ZERO, ZERO]))
     stamps, _ = exchange(t1, 3_500_000_000, 512, 0, 0)
     add(headroom("request at B, responder off (t1, t2)", REQUEST, stamps[:2] + [ZERO, ZERO]))
-    add(headroom("request with reserved bits 11 (warning, no verdict)", REQUEST, [stamp(t1)] +
-                 [ZERO] * 3, reserved=3, experts={"reserved"}, verdict_defined=False))
+    add(headroom("request with reserved bits 11", REQUEST, [stamp(t1)] + [ZERO] * 3, reserved=3,
+                 error="bad_reserved", experts={"bad_reserved"}))
 
     # Responses.
     stamps, _ = exchange(t1, 3_500_000_000, 500, 1234, 500)
@@ -263,6 +263,8 @@ def expected_fields(fr):
     if fr.version != 1:
         return out
     put("reserved", fr.reserved)
+    if fr.reserved != 0:
+        return out
     put("type", fr.type)
     for i, s in enumerate(fr.stamps):
         if 2 + 8 * (i + 1) > length:
@@ -345,7 +347,7 @@ def compared_keys(fr):
                 "round_trip"]
     elif fr.error == "truncated":
         keys = []
-    elif fr.error == "bad_version" and fr.encapsulation == 0:
+    elif fr.error in ("bad_version", "bad_reserved") and fr.encapsulation == 0:
         keys += ["version"]
     elif fr.error == "bad_type":
         keys += ["version", "type"]

@@ -106,12 +106,12 @@ local ex = {
 		"Type is neither request (1) nor response (2)", MALFORMED, ERROR),
 	bad_timestamp = ProtoExpert.new("pktstats_headroom.expert.bad_timestamp",
 		"Nanoseconds of 10^9 or more", MALFORMED, ERROR),
-	reserved = ProtoExpert.new("pktstats_headroom.expert.reserved",
-		"Reserved bits are not zero (the switch takes such a PDU as malformed)",
-		expert.group.PROTOCOL, expert.severity.WARN),
+	bad_reserved = ProtoExpert.new("pktstats_headroom.expert.bad_reserved",
+		"Reserved bits are not zero (version 1 sends them as 0; the switch does not handle it)",
+		MALFORMED, ERROR),
 }
 headroom.experts = { ex.truncated, ex.bad_subtype, ex.cim, ex.bad_version, ex.bad_type,
-	ex.bad_timestamp, ex.reserved }
+	ex.bad_timestamp, ex.bad_reserved }
 
 -- The verdict: pktstats_headroom.error, its expert item (unless given), the Info column.
 local function malformed(pinfo, tree, range, name, expert_item)
@@ -195,9 +195,10 @@ function headroom.dissector(tvb, pinfo, root)
 		malformed(pinfo, tree, tvb(1, 1), "bad_version")
 		return len
 	end
-	local reserved_item = tree:add(f.reserved, tvb(1, 1))
+	tree:add(f.reserved, tvb(1, 1))
 	if reserved ~= 0 then
-		reserved_item:add_proto_expert_info(ex.reserved)
+		malformed(pinfo, tree, tvb(1, 1), "bad_reserved")
+		return len
 	end
 	tree:add(f.type, tvb(1, 1))
 	local verdict

@@ -346,6 +346,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_stamps=$(PYTHON) tb/sim/test_sim_stamps.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_oam_tools=$(PYTHON) tb/sim/test_sim_oam_tools.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
+		"test_sim_isl=$(PYTHON) tb/sim/test_sim_isl.py $(BUILD)/bin/pktstats-sim" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \

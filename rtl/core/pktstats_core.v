@@ -208,7 +208,7 @@ wire [8*63-1:0] stamp_meta;
 wire [4*62-1:0] stamp_rx_stamp;
 wire [3:0]      stamp_rx_valid;
 wire [4*62-1:0] stamp_tx_stamp;
-wire [8*90-1:0] output_meta;
+wire [8*94-1:0] output_meta;
 wire [7:0]      output_meta_valid;
 wire [63:0]     steer_in_tdata;
 wire [7:0]      steer_in_tkeep;
@@ -223,7 +223,7 @@ wire            steer_out_tvalid;
 wire            steer_out_tready;
 wire            steer_out_tlast;
 wire [10:0]     steer_out_tuser;
-wire [89:0]     steer_out_meta;
+wire [93:0]     steer_out_meta;
 wire [8*64-1:0] switch_tdata;
 wire [8*8-1:0]  switch_tkeep;
 wire [7:0]      switch_tvalid;
@@ -372,8 +372,8 @@ time_base time_inst (
 genvar i;
 generate
     for (i = 0; i < 4; i = i + 1) begin : rx_stamp
-        assign stamp_rx_stamp[62*i +: 62] = output_meta[90*i +: 62];
-        assign stamp_rx_valid[i] = output_meta_valid[i] && output_meta[90*i + 62];
+        assign stamp_rx_stamp[62*i +: 62] = output_meta[94*i +: 62];
+        assign stamp_rx_valid[i] = output_meta_valid[i] && output_meta[94*i + 62];
     end
 endgenerate
 

@@ -5,8 +5,9 @@
 oam_regs: register block 'oam' of pktstats
 (base 0x00005000).
 
-Link-delay engines of the MAC ports: Y.1731 ETH-DM (1DM/DMM/DMR) and headroom measurement
-(0x89A2): stamping, responders, CPU-port binding and counters.
+Link-delay engines of the MAC ports: Y.1731 ETH-DM (1DM/DMM/DMR), headroom measurement
+(0x89A2) and OpenKilda's ISL round trip (UDP 61231/61232): stamping, responders, CPU-port
+binding and counters.
 
 AXI4-Lite slave, 32-bit data, 12-bit block-local byte address (bits 1:0 are ignored). AW and
 W are accepted independently, in either order; one write and one read are handled at a time.
@@ -71,6 +72,22 @@ Offset  Name                  Access   Width  Reset
 0x228   headroom_malformed_1  counter  64     -
 0x230   headroom_malformed_2  counter  64     -
 0x238   headroom_malformed_3  counter  64     -
+0x240   isl_t0_stamped_0      counter  64     -
+0x248   isl_t0_stamped_1      counter  64     -
+0x250   isl_t0_stamped_2      counter  64     -
+0x258   isl_t0_stamped_3      counter  64     -
+0x260   isl_t1_stamped_0      counter  64     -
+0x268   isl_t1_stamped_1      counter  64     -
+0x270   isl_t1_stamped_2      counter  64     -
+0x278   isl_t1_stamped_3      counter  64     -
+0x280   isl_reflected_0       counter  64     -
+0x288   isl_reflected_1       counter  64     -
+0x290   isl_reflected_2       counter  64     -
+0x298   isl_reflected_3       counter  64     -
+0x2a0   isl_passed_up_0       counter  64     -
+0x2a8   isl_passed_up_1       counter  64     -
+0x2b0   isl_passed_up_2       counter  64     -
+0x2b8   isl_passed_up_3       counter  64     -
 
 Full description: docs/regmap.md
 
@@ -122,6 +139,8 @@ module oam_regs (
     output wire [2:0]  control_0_dm_level,
     output wire        control_0_headroom_enable,
     output wire        control_0_headroom_responder,
+    output wire        control_0_isl_copy_field,
+    output wire        control_0_isl_group,
     output wire        control_0_cpu_bound,
     // 0x014 control_1: What the engines do on MAC port i (docs/oam.md, "What the hardware
     // does"). (#1)
@@ -130,6 +149,8 @@ module oam_regs (
     output wire [2:0]  control_1_dm_level,
     output wire        control_1_headroom_enable,
     output wire        control_1_headroom_responder,
+    output wire        control_1_isl_copy_field,
+    output wire        control_1_isl_group,
     output wire        control_1_cpu_bound,
     // 0x018 control_2: What the engines do on MAC port i (docs/oam.md, "What the hardware
     // does"). (#2)
@@ -138,6 +159,8 @@ module oam_regs (
     output wire [2:0]  control_2_dm_level,
     output wire        control_2_headroom_enable,
     output wire        control_2_headroom_responder,
+    output wire        control_2_isl_copy_field,
+    output wire        control_2_isl_group,
     output wire        control_2_cpu_bound,
     // 0x01c control_3: What the engines do on MAC port i (docs/oam.md, "What the hardware
     // does"). (#3)
@@ -146,6 +169,8 @@ module oam_regs (
     output wire [2:0]  control_3_dm_level,
     output wire        control_3_headroom_enable,
     output wire        control_3_headroom_responder,
+    output wire        control_3_isl_copy_field,
+    output wire        control_3_isl_group,
     output wire        control_3_cpu_bound,
     // 0x020 port_mac_0: MAC address of MAC port i's MEP: DM frames for the engine are
     // addressed to it; it is the source of the DMRs and headroom responses the port's
@@ -354,7 +379,75 @@ module oam_regs (
     // response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port 4+i
     // unchanged. Write to clear. (#3)
     input  wire [63:0] headroom_malformed_3,
-    output wire        headroom_malformed_3_clear
+    output wire        headroom_malformed_3_clear,
+    // 0x240 isl_t0_stamped_0: Discovery packets from the CPU ports that left MAC port i with
+    // T0. Write to clear. (#0)
+    input  wire [63:0] isl_t0_stamped_0,
+    output wire        isl_t0_stamped_0_clear,
+    // 0x248 isl_t0_stamped_1: Discovery packets from the CPU ports that left MAC port i with
+    // T0. Write to clear. (#1)
+    input  wire [63:0] isl_t0_stamped_1,
+    output wire        isl_t0_stamped_1_clear,
+    // 0x250 isl_t0_stamped_2: Discovery packets from the CPU ports that left MAC port i with
+    // T0. Write to clear. (#2)
+    input  wire [63:0] isl_t0_stamped_2,
+    output wire        isl_t0_stamped_2_clear,
+    // 0x258 isl_t0_stamped_3: Discovery packets from the CPU ports that left MAC port i with
+    // T0. Write to clear. (#3)
+    input  wire [63:0] isl_t0_stamped_3,
+    output wire        isl_t0_stamped_3_clear,
+    // 0x260 isl_t1_stamped_0: Round-trip packets from port_mac that arrived at MAC port i and
+    // went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#0)
+    input  wire [63:0] isl_t1_stamped_0,
+    output wire        isl_t1_stamped_0_clear,
+    // 0x268 isl_t1_stamped_1: Round-trip packets from port_mac that arrived at MAC port i and
+    // went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#1)
+    input  wire [63:0] isl_t1_stamped_1,
+    output wire        isl_t1_stamped_1_clear,
+    // 0x270 isl_t1_stamped_2: Round-trip packets from port_mac that arrived at MAC port i and
+    // went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#2)
+    input  wire [63:0] isl_t1_stamped_2,
+    output wire        isl_t1_stamped_2_clear,
+    // 0x278 isl_t1_stamped_3: Round-trip packets from port_mac that arrived at MAC port i and
+    // went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#3)
+    input  wire [63:0] isl_t1_stamped_3,
+    output wire        isl_t1_stamped_3_clear,
+    // 0x280 isl_reflected_0: Discovery packets that arrived at MAC port i and were sent back
+    // as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to clear. (#0)
+    input  wire [63:0] isl_reflected_0,
+    output wire        isl_reflected_0_clear,
+    // 0x288 isl_reflected_1: Discovery packets that arrived at MAC port i and were sent back
+    // as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to clear. (#1)
+    input  wire [63:0] isl_reflected_1,
+    output wire        isl_reflected_1_clear,
+    // 0x290 isl_reflected_2: Discovery packets that arrived at MAC port i and were sent back
+    // as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to clear. (#2)
+    input  wire [63:0] isl_reflected_2,
+    output wire        isl_reflected_2_clear,
+    // 0x298 isl_reflected_3: Discovery packets that arrived at MAC port i and were sent back
+    // as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to clear. (#3)
+    input  wire [63:0] isl_reflected_3,
+    output wire        isl_reflected_3_clear,
+    // 0x2a0 isl_passed_up_0: Discovery packets that arrived at MAC port i and went to CPU port
+    // 4+i only (isl_group 0), and round-trip packets from port_mac passed up without T1
+    // (isl_copy_field 0). Write to clear. (#0)
+    input  wire [63:0] isl_passed_up_0,
+    output wire        isl_passed_up_0_clear,
+    // 0x2a8 isl_passed_up_1: Discovery packets that arrived at MAC port i and went to CPU port
+    // 4+i only (isl_group 0), and round-trip packets from port_mac passed up without T1
+    // (isl_copy_field 0). Write to clear. (#1)
+    input  wire [63:0] isl_passed_up_1,
+    output wire        isl_passed_up_1_clear,
+    // 0x2b0 isl_passed_up_2: Discovery packets that arrived at MAC port i and went to CPU port
+    // 4+i only (isl_group 0), and round-trip packets from port_mac passed up without T1
+    // (isl_copy_field 0). Write to clear. (#2)
+    input  wire [63:0] isl_passed_up_2,
+    output wire        isl_passed_up_2_clear,
+    // 0x2b8 isl_passed_up_3: Discovery packets that arrived at MAC port i and went to CPU port
+    // 4+i only (isl_group 0), and round-trip packets from port_mac passed up without T1
+    // (isl_copy_field 0). Write to clear. (#3)
+    input  wire [63:0] isl_passed_up_3,
+    output wire        isl_passed_up_3_clear
 );
 
 localparam [1:0] RESP_OKAY = 2'b00;
@@ -381,6 +474,8 @@ reg        control_0_dm_responder_reg = 1'b0;
 reg [2:0]  control_0_dm_level_reg = 3'h0;
 reg        control_0_headroom_enable_reg = 1'b0;
 reg        control_0_headroom_responder_reg = 1'b0;
+reg        control_0_isl_copy_field_reg = 1'b0;
+reg        control_0_isl_group_reg = 1'b0;
 reg        control_0_cpu_bound_reg = 1'b0;
 // 0x014 control_1 (rw)
 reg        control_1_dm_enable_reg = 1'b0;
@@ -388,6 +483,8 @@ reg        control_1_dm_responder_reg = 1'b0;
 reg [2:0]  control_1_dm_level_reg = 3'h0;
 reg        control_1_headroom_enable_reg = 1'b0;
 reg        control_1_headroom_responder_reg = 1'b0;
+reg        control_1_isl_copy_field_reg = 1'b0;
+reg        control_1_isl_group_reg = 1'b0;
 reg        control_1_cpu_bound_reg = 1'b0;
 // 0x018 control_2 (rw)
 reg        control_2_dm_enable_reg = 1'b0;
@@ -395,6 +492,8 @@ reg        control_2_dm_responder_reg = 1'b0;
 reg [2:0]  control_2_dm_level_reg = 3'h0;
 reg        control_2_headroom_enable_reg = 1'b0;
 reg        control_2_headroom_responder_reg = 1'b0;
+reg        control_2_isl_copy_field_reg = 1'b0;
+reg        control_2_isl_group_reg = 1'b0;
 reg        control_2_cpu_bound_reg = 1'b0;
 // 0x01c control_3 (rw)
 reg        control_3_dm_enable_reg = 1'b0;
@@ -402,6 +501,8 @@ reg        control_3_dm_responder_reg = 1'b0;
 reg [2:0]  control_3_dm_level_reg = 3'h0;
 reg        control_3_headroom_enable_reg = 1'b0;
 reg        control_3_headroom_responder_reg = 1'b0;
+reg        control_3_isl_copy_field_reg = 1'b0;
+reg        control_3_isl_group_reg = 1'b0;
 reg        control_3_cpu_bound_reg = 1'b0;
 // 0x020 port_mac_0 (rw)
 reg [47:0] port_mac_0_reg = 48'h000000000000;
@@ -547,6 +648,54 @@ reg [31:0] headroom_malformed_2_latch_reg = 32'h00000000;
 // 0x238 headroom_malformed_3 (counter)
 reg        headroom_malformed_3_clear_reg = 1'b0;
 reg [31:0] headroom_malformed_3_latch_reg = 32'h00000000;
+// 0x240 isl_t0_stamped_0 (counter)
+reg        isl_t0_stamped_0_clear_reg = 1'b0;
+reg [31:0] isl_t0_stamped_0_latch_reg = 32'h00000000;
+// 0x248 isl_t0_stamped_1 (counter)
+reg        isl_t0_stamped_1_clear_reg = 1'b0;
+reg [31:0] isl_t0_stamped_1_latch_reg = 32'h00000000;
+// 0x250 isl_t0_stamped_2 (counter)
+reg        isl_t0_stamped_2_clear_reg = 1'b0;
+reg [31:0] isl_t0_stamped_2_latch_reg = 32'h00000000;
+// 0x258 isl_t0_stamped_3 (counter)
+reg        isl_t0_stamped_3_clear_reg = 1'b0;
+reg [31:0] isl_t0_stamped_3_latch_reg = 32'h00000000;
+// 0x260 isl_t1_stamped_0 (counter)
+reg        isl_t1_stamped_0_clear_reg = 1'b0;
+reg [31:0] isl_t1_stamped_0_latch_reg = 32'h00000000;
+// 0x268 isl_t1_stamped_1 (counter)
+reg        isl_t1_stamped_1_clear_reg = 1'b0;
+reg [31:0] isl_t1_stamped_1_latch_reg = 32'h00000000;
+// 0x270 isl_t1_stamped_2 (counter)
+reg        isl_t1_stamped_2_clear_reg = 1'b0;
+reg [31:0] isl_t1_stamped_2_latch_reg = 32'h00000000;
+// 0x278 isl_t1_stamped_3 (counter)
+reg        isl_t1_stamped_3_clear_reg = 1'b0;
+reg [31:0] isl_t1_stamped_3_latch_reg = 32'h00000000;
+// 0x280 isl_reflected_0 (counter)
+reg        isl_reflected_0_clear_reg = 1'b0;
+reg [31:0] isl_reflected_0_latch_reg = 32'h00000000;
+// 0x288 isl_reflected_1 (counter)
+reg        isl_reflected_1_clear_reg = 1'b0;
+reg [31:0] isl_reflected_1_latch_reg = 32'h00000000;
+// 0x290 isl_reflected_2 (counter)
+reg        isl_reflected_2_clear_reg = 1'b0;
+reg [31:0] isl_reflected_2_latch_reg = 32'h00000000;
+// 0x298 isl_reflected_3 (counter)
+reg        isl_reflected_3_clear_reg = 1'b0;
+reg [31:0] isl_reflected_3_latch_reg = 32'h00000000;
+// 0x2a0 isl_passed_up_0 (counter)
+reg        isl_passed_up_0_clear_reg = 1'b0;
+reg [31:0] isl_passed_up_0_latch_reg = 32'h00000000;
+// 0x2a8 isl_passed_up_1 (counter)
+reg        isl_passed_up_1_clear_reg = 1'b0;
+reg [31:0] isl_passed_up_1_latch_reg = 32'h00000000;
+// 0x2b0 isl_passed_up_2 (counter)
+reg        isl_passed_up_2_clear_reg = 1'b0;
+reg [31:0] isl_passed_up_2_latch_reg = 32'h00000000;
+// 0x2b8 isl_passed_up_3 (counter)
+reg        isl_passed_up_3_clear_reg = 1'b0;
+reg [31:0] isl_passed_up_3_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
 wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0]};
@@ -568,24 +717,32 @@ assign control_0_dm_responder = control_0_dm_responder_reg;
 assign control_0_dm_level = control_0_dm_level_reg;
 assign control_0_headroom_enable = control_0_headroom_enable_reg;
 assign control_0_headroom_responder = control_0_headroom_responder_reg;
+assign control_0_isl_copy_field = control_0_isl_copy_field_reg;
+assign control_0_isl_group = control_0_isl_group_reg;
 assign control_0_cpu_bound = control_0_cpu_bound_reg;
 assign control_1_dm_enable = control_1_dm_enable_reg;
 assign control_1_dm_responder = control_1_dm_responder_reg;
 assign control_1_dm_level = control_1_dm_level_reg;
 assign control_1_headroom_enable = control_1_headroom_enable_reg;
 assign control_1_headroom_responder = control_1_headroom_responder_reg;
+assign control_1_isl_copy_field = control_1_isl_copy_field_reg;
+assign control_1_isl_group = control_1_isl_group_reg;
 assign control_1_cpu_bound = control_1_cpu_bound_reg;
 assign control_2_dm_enable = control_2_dm_enable_reg;
 assign control_2_dm_responder = control_2_dm_responder_reg;
 assign control_2_dm_level = control_2_dm_level_reg;
 assign control_2_headroom_enable = control_2_headroom_enable_reg;
 assign control_2_headroom_responder = control_2_headroom_responder_reg;
+assign control_2_isl_copy_field = control_2_isl_copy_field_reg;
+assign control_2_isl_group = control_2_isl_group_reg;
 assign control_2_cpu_bound = control_2_cpu_bound_reg;
 assign control_3_dm_enable = control_3_dm_enable_reg;
 assign control_3_dm_responder = control_3_dm_responder_reg;
 assign control_3_dm_level = control_3_dm_level_reg;
 assign control_3_headroom_enable = control_3_headroom_enable_reg;
 assign control_3_headroom_responder = control_3_headroom_responder_reg;
+assign control_3_isl_copy_field = control_3_isl_copy_field_reg;
+assign control_3_isl_group = control_3_isl_group_reg;
 assign control_3_cpu_bound = control_3_cpu_bound_reg;
 assign port_mac_0 = port_mac_0_reg;
 assign port_mac_1 = port_mac_1_reg;
@@ -635,6 +792,22 @@ assign headroom_malformed_0_clear = headroom_malformed_0_clear_reg;
 assign headroom_malformed_1_clear = headroom_malformed_1_clear_reg;
 assign headroom_malformed_2_clear = headroom_malformed_2_clear_reg;
 assign headroom_malformed_3_clear = headroom_malformed_3_clear_reg;
+assign isl_t0_stamped_0_clear = isl_t0_stamped_0_clear_reg;
+assign isl_t0_stamped_1_clear = isl_t0_stamped_1_clear_reg;
+assign isl_t0_stamped_2_clear = isl_t0_stamped_2_clear_reg;
+assign isl_t0_stamped_3_clear = isl_t0_stamped_3_clear_reg;
+assign isl_t1_stamped_0_clear = isl_t1_stamped_0_clear_reg;
+assign isl_t1_stamped_1_clear = isl_t1_stamped_1_clear_reg;
+assign isl_t1_stamped_2_clear = isl_t1_stamped_2_clear_reg;
+assign isl_t1_stamped_3_clear = isl_t1_stamped_3_clear_reg;
+assign isl_reflected_0_clear = isl_reflected_0_clear_reg;
+assign isl_reflected_1_clear = isl_reflected_1_clear_reg;
+assign isl_reflected_2_clear = isl_reflected_2_clear_reg;
+assign isl_reflected_3_clear = isl_reflected_3_clear_reg;
+assign isl_passed_up_0_clear = isl_passed_up_0_clear_reg;
+assign isl_passed_up_1_clear = isl_passed_up_1_clear_reg;
+assign isl_passed_up_2_clear = isl_passed_up_2_clear_reg;
+assign isl_passed_up_3_clear = isl_passed_up_3_clear_reg;
 
 // write
 always @(posedge clk) begin
@@ -679,6 +852,22 @@ always @(posedge clk) begin
     headroom_malformed_1_clear_reg <= 1'b0;
     headroom_malformed_2_clear_reg <= 1'b0;
     headroom_malformed_3_clear_reg <= 1'b0;
+    isl_t0_stamped_0_clear_reg <= 1'b0;
+    isl_t0_stamped_1_clear_reg <= 1'b0;
+    isl_t0_stamped_2_clear_reg <= 1'b0;
+    isl_t0_stamped_3_clear_reg <= 1'b0;
+    isl_t1_stamped_0_clear_reg <= 1'b0;
+    isl_t1_stamped_1_clear_reg <= 1'b0;
+    isl_t1_stamped_2_clear_reg <= 1'b0;
+    isl_t1_stamped_3_clear_reg <= 1'b0;
+    isl_reflected_0_clear_reg <= 1'b0;
+    isl_reflected_1_clear_reg <= 1'b0;
+    isl_reflected_2_clear_reg <= 1'b0;
+    isl_reflected_3_clear_reg <= 1'b0;
+    isl_passed_up_0_clear_reg <= 1'b0;
+    isl_passed_up_1_clear_reg <= 1'b0;
+    isl_passed_up_2_clear_reg <= 1'b0;
+    isl_passed_up_3_clear_reg <= 1'b0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -709,6 +898,8 @@ always @(posedge clk) begin
                 if (w_strb_reg[0]) control_0_dm_level_reg <= w_data_reg[6:4];
                 if (w_strb_reg[1]) control_0_headroom_enable_reg <= w_data_reg[8];
                 if (w_strb_reg[1]) control_0_headroom_responder_reg <= w_data_reg[9];
+                if (w_strb_reg[1]) control_0_isl_copy_field_reg <= w_data_reg[12];
+                if (w_strb_reg[1]) control_0_isl_group_reg <= w_data_reg[13];
                 if (w_strb_reg[2]) control_0_cpu_bound_reg <= w_data_reg[16];
             end
             10'h005: begin
@@ -718,6 +909,8 @@ always @(posedge clk) begin
                 if (w_strb_reg[0]) control_1_dm_level_reg <= w_data_reg[6:4];
                 if (w_strb_reg[1]) control_1_headroom_enable_reg <= w_data_reg[8];
                 if (w_strb_reg[1]) control_1_headroom_responder_reg <= w_data_reg[9];
+                if (w_strb_reg[1]) control_1_isl_copy_field_reg <= w_data_reg[12];
+                if (w_strb_reg[1]) control_1_isl_group_reg <= w_data_reg[13];
                 if (w_strb_reg[2]) control_1_cpu_bound_reg <= w_data_reg[16];
             end
             10'h006: begin
@@ -727,6 +920,8 @@ always @(posedge clk) begin
                 if (w_strb_reg[0]) control_2_dm_level_reg <= w_data_reg[6:4];
                 if (w_strb_reg[1]) control_2_headroom_enable_reg <= w_data_reg[8];
                 if (w_strb_reg[1]) control_2_headroom_responder_reg <= w_data_reg[9];
+                if (w_strb_reg[1]) control_2_isl_copy_field_reg <= w_data_reg[12];
+                if (w_strb_reg[1]) control_2_isl_group_reg <= w_data_reg[13];
                 if (w_strb_reg[2]) control_2_cpu_bound_reg <= w_data_reg[16];
             end
             10'h007: begin
@@ -736,6 +931,8 @@ always @(posedge clk) begin
                 if (w_strb_reg[0]) control_3_dm_level_reg <= w_data_reg[6:4];
                 if (w_strb_reg[1]) control_3_headroom_enable_reg <= w_data_reg[8];
                 if (w_strb_reg[1]) control_3_headroom_responder_reg <= w_data_reg[9];
+                if (w_strb_reg[1]) control_3_isl_copy_field_reg <= w_data_reg[12];
+                if (w_strb_reg[1]) control_3_isl_group_reg <= w_data_reg[13];
                 if (w_strb_reg[2]) control_3_cpu_bound_reg <= w_data_reg[16];
             end
             10'h008: begin
@@ -1130,6 +1327,134 @@ always @(posedge clk) begin
                 // 0x23c headroom_malformed_3 (high word): clear
                 headroom_malformed_3_clear_reg <= 1'b1;
             end
+            10'h090: begin
+                // 0x240 isl_t0_stamped_0 (low word): clear
+                isl_t0_stamped_0_clear_reg <= 1'b1;
+            end
+            10'h091: begin
+                // 0x244 isl_t0_stamped_0 (high word): clear
+                isl_t0_stamped_0_clear_reg <= 1'b1;
+            end
+            10'h092: begin
+                // 0x248 isl_t0_stamped_1 (low word): clear
+                isl_t0_stamped_1_clear_reg <= 1'b1;
+            end
+            10'h093: begin
+                // 0x24c isl_t0_stamped_1 (high word): clear
+                isl_t0_stamped_1_clear_reg <= 1'b1;
+            end
+            10'h094: begin
+                // 0x250 isl_t0_stamped_2 (low word): clear
+                isl_t0_stamped_2_clear_reg <= 1'b1;
+            end
+            10'h095: begin
+                // 0x254 isl_t0_stamped_2 (high word): clear
+                isl_t0_stamped_2_clear_reg <= 1'b1;
+            end
+            10'h096: begin
+                // 0x258 isl_t0_stamped_3 (low word): clear
+                isl_t0_stamped_3_clear_reg <= 1'b1;
+            end
+            10'h097: begin
+                // 0x25c isl_t0_stamped_3 (high word): clear
+                isl_t0_stamped_3_clear_reg <= 1'b1;
+            end
+            10'h098: begin
+                // 0x260 isl_t1_stamped_0 (low word): clear
+                isl_t1_stamped_0_clear_reg <= 1'b1;
+            end
+            10'h099: begin
+                // 0x264 isl_t1_stamped_0 (high word): clear
+                isl_t1_stamped_0_clear_reg <= 1'b1;
+            end
+            10'h09a: begin
+                // 0x268 isl_t1_stamped_1 (low word): clear
+                isl_t1_stamped_1_clear_reg <= 1'b1;
+            end
+            10'h09b: begin
+                // 0x26c isl_t1_stamped_1 (high word): clear
+                isl_t1_stamped_1_clear_reg <= 1'b1;
+            end
+            10'h09c: begin
+                // 0x270 isl_t1_stamped_2 (low word): clear
+                isl_t1_stamped_2_clear_reg <= 1'b1;
+            end
+            10'h09d: begin
+                // 0x274 isl_t1_stamped_2 (high word): clear
+                isl_t1_stamped_2_clear_reg <= 1'b1;
+            end
+            10'h09e: begin
+                // 0x278 isl_t1_stamped_3 (low word): clear
+                isl_t1_stamped_3_clear_reg <= 1'b1;
+            end
+            10'h09f: begin
+                // 0x27c isl_t1_stamped_3 (high word): clear
+                isl_t1_stamped_3_clear_reg <= 1'b1;
+            end
+            10'h0a0: begin
+                // 0x280 isl_reflected_0 (low word): clear
+                isl_reflected_0_clear_reg <= 1'b1;
+            end
+            10'h0a1: begin
+                // 0x284 isl_reflected_0 (high word): clear
+                isl_reflected_0_clear_reg <= 1'b1;
+            end
+            10'h0a2: begin
+                // 0x288 isl_reflected_1 (low word): clear
+                isl_reflected_1_clear_reg <= 1'b1;
+            end
+            10'h0a3: begin
+                // 0x28c isl_reflected_1 (high word): clear
+                isl_reflected_1_clear_reg <= 1'b1;
+            end
+            10'h0a4: begin
+                // 0x290 isl_reflected_2 (low word): clear
+                isl_reflected_2_clear_reg <= 1'b1;
+            end
+            10'h0a5: begin
+                // 0x294 isl_reflected_2 (high word): clear
+                isl_reflected_2_clear_reg <= 1'b1;
+            end
+            10'h0a6: begin
+                // 0x298 isl_reflected_3 (low word): clear
+                isl_reflected_3_clear_reg <= 1'b1;
+            end
+            10'h0a7: begin
+                // 0x29c isl_reflected_3 (high word): clear
+                isl_reflected_3_clear_reg <= 1'b1;
+            end
+            10'h0a8: begin
+                // 0x2a0 isl_passed_up_0 (low word): clear
+                isl_passed_up_0_clear_reg <= 1'b1;
+            end
+            10'h0a9: begin
+                // 0x2a4 isl_passed_up_0 (high word): clear
+                isl_passed_up_0_clear_reg <= 1'b1;
+            end
+            10'h0aa: begin
+                // 0x2a8 isl_passed_up_1 (low word): clear
+                isl_passed_up_1_clear_reg <= 1'b1;
+            end
+            10'h0ab: begin
+                // 0x2ac isl_passed_up_1 (high word): clear
+                isl_passed_up_1_clear_reg <= 1'b1;
+            end
+            10'h0ac: begin
+                // 0x2b0 isl_passed_up_2 (low word): clear
+                isl_passed_up_2_clear_reg <= 1'b1;
+            end
+            10'h0ad: begin
+                // 0x2b4 isl_passed_up_2 (high word): clear
+                isl_passed_up_2_clear_reg <= 1'b1;
+            end
+            10'h0ae: begin
+                // 0x2b8 isl_passed_up_3 (low word): clear
+                isl_passed_up_3_clear_reg <= 1'b1;
+            end
+            10'h0af: begin
+                // 0x2bc isl_passed_up_3 (high word): clear
+                isl_passed_up_3_clear_reg <= 1'b1;
+            end
             default: begin
                 // unmapped or read-only
                 s_axil_bresp_reg <= RESP_SLVERR;
@@ -1181,29 +1506,53 @@ always @(posedge clk) begin
         headroom_malformed_1_clear_reg <= 1'b0;
         headroom_malformed_2_clear_reg <= 1'b0;
         headroom_malformed_3_clear_reg <= 1'b0;
+        isl_t0_stamped_0_clear_reg <= 1'b0;
+        isl_t0_stamped_1_clear_reg <= 1'b0;
+        isl_t0_stamped_2_clear_reg <= 1'b0;
+        isl_t0_stamped_3_clear_reg <= 1'b0;
+        isl_t1_stamped_0_clear_reg <= 1'b0;
+        isl_t1_stamped_1_clear_reg <= 1'b0;
+        isl_t1_stamped_2_clear_reg <= 1'b0;
+        isl_t1_stamped_3_clear_reg <= 1'b0;
+        isl_reflected_0_clear_reg <= 1'b0;
+        isl_reflected_1_clear_reg <= 1'b0;
+        isl_reflected_2_clear_reg <= 1'b0;
+        isl_reflected_3_clear_reg <= 1'b0;
+        isl_passed_up_0_clear_reg <= 1'b0;
+        isl_passed_up_1_clear_reg <= 1'b0;
+        isl_passed_up_2_clear_reg <= 1'b0;
+        isl_passed_up_3_clear_reg <= 1'b0;
         control_0_dm_enable_reg <= 1'b0;
         control_0_dm_responder_reg <= 1'b0;
         control_0_dm_level_reg <= 3'h0;
         control_0_headroom_enable_reg <= 1'b0;
         control_0_headroom_responder_reg <= 1'b0;
+        control_0_isl_copy_field_reg <= 1'b0;
+        control_0_isl_group_reg <= 1'b0;
         control_0_cpu_bound_reg <= 1'b0;
         control_1_dm_enable_reg <= 1'b0;
         control_1_dm_responder_reg <= 1'b0;
         control_1_dm_level_reg <= 3'h0;
         control_1_headroom_enable_reg <= 1'b0;
         control_1_headroom_responder_reg <= 1'b0;
+        control_1_isl_copy_field_reg <= 1'b0;
+        control_1_isl_group_reg <= 1'b0;
         control_1_cpu_bound_reg <= 1'b0;
         control_2_dm_enable_reg <= 1'b0;
         control_2_dm_responder_reg <= 1'b0;
         control_2_dm_level_reg <= 3'h0;
         control_2_headroom_enable_reg <= 1'b0;
         control_2_headroom_responder_reg <= 1'b0;
+        control_2_isl_copy_field_reg <= 1'b0;
+        control_2_isl_group_reg <= 1'b0;
         control_2_cpu_bound_reg <= 1'b0;
         control_3_dm_enable_reg <= 1'b0;
         control_3_dm_responder_reg <= 1'b0;
         control_3_dm_level_reg <= 3'h0;
         control_3_headroom_enable_reg <= 1'b0;
         control_3_headroom_responder_reg <= 1'b0;
+        control_3_isl_copy_field_reg <= 1'b0;
+        control_3_isl_group_reg <= 1'b0;
         control_3_cpu_bound_reg <= 1'b0;
         port_mac_0_reg <= 48'h000000000000;
         port_mac_0_shadow_reg <= 32'h00000000;
@@ -1241,19 +1590,19 @@ always @(posedge clk) begin
             end
             10'h004: begin
                 // 0x010 control_0
-                s_axil_rdata_reg <= {15'd0, control_0_cpu_bound_reg, 6'd0, control_0_headroom_responder_reg, control_0_headroom_enable_reg, 1'd0, control_0_dm_level_reg, 2'd0, control_0_dm_responder_reg, control_0_dm_enable_reg};
+                s_axil_rdata_reg <= {15'd0, control_0_cpu_bound_reg, 2'd0, control_0_isl_group_reg, control_0_isl_copy_field_reg, 2'd0, control_0_headroom_responder_reg, control_0_headroom_enable_reg, 1'd0, control_0_dm_level_reg, 2'd0, control_0_dm_responder_reg, control_0_dm_enable_reg};
             end
             10'h005: begin
                 // 0x014 control_1
-                s_axil_rdata_reg <= {15'd0, control_1_cpu_bound_reg, 6'd0, control_1_headroom_responder_reg, control_1_headroom_enable_reg, 1'd0, control_1_dm_level_reg, 2'd0, control_1_dm_responder_reg, control_1_dm_enable_reg};
+                s_axil_rdata_reg <= {15'd0, control_1_cpu_bound_reg, 2'd0, control_1_isl_group_reg, control_1_isl_copy_field_reg, 2'd0, control_1_headroom_responder_reg, control_1_headroom_enable_reg, 1'd0, control_1_dm_level_reg, 2'd0, control_1_dm_responder_reg, control_1_dm_enable_reg};
             end
             10'h006: begin
                 // 0x018 control_2
-                s_axil_rdata_reg <= {15'd0, control_2_cpu_bound_reg, 6'd0, control_2_headroom_responder_reg, control_2_headroom_enable_reg, 1'd0, control_2_dm_level_reg, 2'd0, control_2_dm_responder_reg, control_2_dm_enable_reg};
+                s_axil_rdata_reg <= {15'd0, control_2_cpu_bound_reg, 2'd0, control_2_isl_group_reg, control_2_isl_copy_field_reg, 2'd0, control_2_headroom_responder_reg, control_2_headroom_enable_reg, 1'd0, control_2_dm_level_reg, 2'd0, control_2_dm_responder_reg, control_2_dm_enable_reg};
             end
             10'h007: begin
                 // 0x01c control_3
-                s_axil_rdata_reg <= {15'd0, control_3_cpu_bound_reg, 6'd0, control_3_headroom_responder_reg, control_3_headroom_enable_reg, 1'd0, control_3_dm_level_reg, 2'd0, control_3_dm_responder_reg, control_3_dm_enable_reg};
+                s_axil_rdata_reg <= {15'd0, control_3_cpu_bound_reg, 2'd0, control_3_isl_group_reg, control_3_isl_copy_field_reg, 2'd0, control_3_headroom_responder_reg, control_3_headroom_enable_reg, 1'd0, control_3_dm_level_reg, 2'd0, control_3_dm_responder_reg, control_3_dm_enable_reg};
             end
             10'h008: begin
                 // 0x020 port_mac_0 (low word, latches high word)
@@ -1667,6 +2016,150 @@ always @(posedge clk) begin
                 // 0x23c headroom_malformed_3 (high word)
                 s_axil_rdata_reg <= headroom_malformed_3_latch_reg;
             end
+            10'h090: begin
+                // 0x240 isl_t0_stamped_0 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t0_stamped_0[31:0];
+                isl_t0_stamped_0_latch_reg <= isl_t0_stamped_0[63:32];
+            end
+            10'h091: begin
+                // 0x244 isl_t0_stamped_0 (high word)
+                s_axil_rdata_reg <= isl_t0_stamped_0_latch_reg;
+            end
+            10'h092: begin
+                // 0x248 isl_t0_stamped_1 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t0_stamped_1[31:0];
+                isl_t0_stamped_1_latch_reg <= isl_t0_stamped_1[63:32];
+            end
+            10'h093: begin
+                // 0x24c isl_t0_stamped_1 (high word)
+                s_axil_rdata_reg <= isl_t0_stamped_1_latch_reg;
+            end
+            10'h094: begin
+                // 0x250 isl_t0_stamped_2 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t0_stamped_2[31:0];
+                isl_t0_stamped_2_latch_reg <= isl_t0_stamped_2[63:32];
+            end
+            10'h095: begin
+                // 0x254 isl_t0_stamped_2 (high word)
+                s_axil_rdata_reg <= isl_t0_stamped_2_latch_reg;
+            end
+            10'h096: begin
+                // 0x258 isl_t0_stamped_3 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t0_stamped_3[31:0];
+                isl_t0_stamped_3_latch_reg <= isl_t0_stamped_3[63:32];
+            end
+            10'h097: begin
+                // 0x25c isl_t0_stamped_3 (high word)
+                s_axil_rdata_reg <= isl_t0_stamped_3_latch_reg;
+            end
+            10'h098: begin
+                // 0x260 isl_t1_stamped_0 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t1_stamped_0[31:0];
+                isl_t1_stamped_0_latch_reg <= isl_t1_stamped_0[63:32];
+            end
+            10'h099: begin
+                // 0x264 isl_t1_stamped_0 (high word)
+                s_axil_rdata_reg <= isl_t1_stamped_0_latch_reg;
+            end
+            10'h09a: begin
+                // 0x268 isl_t1_stamped_1 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t1_stamped_1[31:0];
+                isl_t1_stamped_1_latch_reg <= isl_t1_stamped_1[63:32];
+            end
+            10'h09b: begin
+                // 0x26c isl_t1_stamped_1 (high word)
+                s_axil_rdata_reg <= isl_t1_stamped_1_latch_reg;
+            end
+            10'h09c: begin
+                // 0x270 isl_t1_stamped_2 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t1_stamped_2[31:0];
+                isl_t1_stamped_2_latch_reg <= isl_t1_stamped_2[63:32];
+            end
+            10'h09d: begin
+                // 0x274 isl_t1_stamped_2 (high word)
+                s_axil_rdata_reg <= isl_t1_stamped_2_latch_reg;
+            end
+            10'h09e: begin
+                // 0x278 isl_t1_stamped_3 (low word, latches high word)
+                s_axil_rdata_reg <= isl_t1_stamped_3[31:0];
+                isl_t1_stamped_3_latch_reg <= isl_t1_stamped_3[63:32];
+            end
+            10'h09f: begin
+                // 0x27c isl_t1_stamped_3 (high word)
+                s_axil_rdata_reg <= isl_t1_stamped_3_latch_reg;
+            end
+            10'h0a0: begin
+                // 0x280 isl_reflected_0 (low word, latches high word)
+                s_axil_rdata_reg <= isl_reflected_0[31:0];
+                isl_reflected_0_latch_reg <= isl_reflected_0[63:32];
+            end
+            10'h0a1: begin
+                // 0x284 isl_reflected_0 (high word)
+                s_axil_rdata_reg <= isl_reflected_0_latch_reg;
+            end
+            10'h0a2: begin
+                // 0x288 isl_reflected_1 (low word, latches high word)
+                s_axil_rdata_reg <= isl_reflected_1[31:0];
+                isl_reflected_1_latch_reg <= isl_reflected_1[63:32];
+            end
+            10'h0a3: begin
+                // 0x28c isl_reflected_1 (high word)
+                s_axil_rdata_reg <= isl_reflected_1_latch_reg;
+            end
+            10'h0a4: begin
+                // 0x290 isl_reflected_2 (low word, latches high word)
+                s_axil_rdata_reg <= isl_reflected_2[31:0];
+                isl_reflected_2_latch_reg <= isl_reflected_2[63:32];
+            end
+            10'h0a5: begin
+                // 0x294 isl_reflected_2 (high word)
+                s_axil_rdata_reg <= isl_reflected_2_latch_reg;
+            end
+            10'h0a6: begin
+                // 0x298 isl_reflected_3 (low word, latches high word)
+                s_axil_rdata_reg <= isl_reflected_3[31:0];
+                isl_reflected_3_latch_reg <= isl_reflected_3[63:32];
+            end
+            10'h0a7: begin
+                // 0x29c isl_reflected_3 (high word)
+                s_axil_rdata_reg <= isl_reflected_3_latch_reg;
+            end
+            10'h0a8: begin
+                // 0x2a0 isl_passed_up_0 (low word, latches high word)
+                s_axil_rdata_reg <= isl_passed_up_0[31:0];
+                isl_passed_up_0_latch_reg <= isl_passed_up_0[63:32];
+            end
+            10'h0a9: begin
+                // 0x2a4 isl_passed_up_0 (high word)
+                s_axil_rdata_reg <= isl_passed_up_0_latch_reg;
+            end
+            10'h0aa: begin
+                // 0x2a8 isl_passed_up_1 (low word, latches high word)
+                s_axil_rdata_reg <= isl_passed_up_1[31:0];
+                isl_passed_up_1_latch_reg <= isl_passed_up_1[63:32];
+            end
+            10'h0ab: begin
+                // 0x2ac isl_passed_up_1 (high word)
+                s_axil_rdata_reg <= isl_passed_up_1_latch_reg;
+            end
+            10'h0ac: begin
+                // 0x2b0 isl_passed_up_2 (low word, latches high word)
+                s_axil_rdata_reg <= isl_passed_up_2[31:0];
+                isl_passed_up_2_latch_reg <= isl_passed_up_2[63:32];
+            end
+            10'h0ad: begin
+                // 0x2b4 isl_passed_up_2 (high word)
+                s_axil_rdata_reg <= isl_passed_up_2_latch_reg;
+            end
+            10'h0ae: begin
+                // 0x2b8 isl_passed_up_3 (low word, latches high word)
+                s_axil_rdata_reg <= isl_passed_up_3[31:0];
+                isl_passed_up_3_latch_reg <= isl_passed_up_3[63:32];
+            end
+            10'h0af: begin
+                // 0x2bc isl_passed_up_3 (high word)
+                s_axil_rdata_reg <= isl_passed_up_3_latch_reg;
+            end
             default: begin
                 // unmapped
                 s_axil_rdata_reg <= 32'd0;
@@ -1721,6 +2214,22 @@ always @(posedge clk) begin
         headroom_malformed_1_latch_reg <= 32'h00000000;
         headroom_malformed_2_latch_reg <= 32'h00000000;
         headroom_malformed_3_latch_reg <= 32'h00000000;
+        isl_t0_stamped_0_latch_reg <= 32'h00000000;
+        isl_t0_stamped_1_latch_reg <= 32'h00000000;
+        isl_t0_stamped_2_latch_reg <= 32'h00000000;
+        isl_t0_stamped_3_latch_reg <= 32'h00000000;
+        isl_t1_stamped_0_latch_reg <= 32'h00000000;
+        isl_t1_stamped_1_latch_reg <= 32'h00000000;
+        isl_t1_stamped_2_latch_reg <= 32'h00000000;
+        isl_t1_stamped_3_latch_reg <= 32'h00000000;
+        isl_reflected_0_latch_reg <= 32'h00000000;
+        isl_reflected_1_latch_reg <= 32'h00000000;
+        isl_reflected_2_latch_reg <= 32'h00000000;
+        isl_reflected_3_latch_reg <= 32'h00000000;
+        isl_passed_up_0_latch_reg <= 32'h00000000;
+        isl_passed_up_1_latch_reg <= 32'h00000000;
+        isl_passed_up_2_latch_reg <= 32'h00000000;
+        isl_passed_up_3_latch_reg <= 32'h00000000;
     end
 end
 

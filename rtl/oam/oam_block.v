@@ -1,6 +1,7 @@
 /*
- * oam_block: the link-delay engines of the 4 MAC ports, Y.1731 frame delay (ETH-DM) and
- * headroom measurement, with their registers (block `oam`, regmap/oam.toml; docs/oam.md).
+ * oam_block: the link-delay engines of the 4 MAC ports, Y.1731 frame delay (ETH-DM), headroom
+ * measurement and OpenKilda's ISL round trip, with their registers (block `oam`,
+ * regmap/oam.toml; docs/oam.md, docs/isl.md).
  *
  *   switch_core: lookup --> s_steer --> oam_steer --> m_steer --> output queues
  *                                       (decides mask, rewrite, stamp fields; counts)
@@ -40,7 +41,7 @@ module oam_block (
     input  wire            m_steer_tready,
     output wire            m_steer_tlast,
     output wire [10:0]     m_steer_tuser,
-    output wire [89:0]     m_steer_meta,
+    output wire [93:0]     m_steer_meta,
 
     // The switch's 8 output streams, port i in slice i, with each frame's meta as its queue
     // kept it (valid 0: none, a stat packet)
@@ -49,7 +50,7 @@ module oam_block (
     input  wire [7:0]      s_axis_tvalid,
     output wire [7:0]      s_axis_tready,
     input  wire [7:0]      s_axis_tlast,
-    input  wire [8*90-1:0] s_axis_meta,
+    input  wire [8*94-1:0] s_axis_meta,
     input  wire [7:0]      s_axis_meta_valid,
 
     // The output streams with the stamps written
@@ -95,13 +96,19 @@ localparam HEADROOM_ANSWERED = 6;
 localparam HEADROOM_REPLIES_SENT = 7;
 localparam HEADROOM_PASSED_UP = 8;
 localparam HEADROOM_MALFORMED = 9;
-localparam COUNTERS = 40;
+localparam ISL_T0_STAMPED = 10;
+localparam ISL_T1_STAMPED = 11;
+localparam ISL_REFLECTED = 12;
+localparam ISL_PASSED_UP = 13;
+localparam COUNTERS = 56;
 
 wire [3:0]      config_dm_enable;
 wire [3:0]      config_dm_responder;
 wire [4*3-1:0]  config_dm_level;
 wire [3:0]      config_headroom_enable;
 wire [3:0]      config_headroom_responder;
+wire [3:0]      config_isl_copy_field;
+wire [3:0]      config_isl_group;
 wire [3:0]      config_cpu_bound;
 wire [4*48-1:0] config_port_mac;
 wire [4*12-1:0] config_byte_time;
@@ -137,24 +144,32 @@ oam_regs regs_inst (
     .control_0_dm_level(config_dm_level[3*0 +: 3]),
     .control_0_headroom_enable(config_headroom_enable[0]),
     .control_0_headroom_responder(config_headroom_responder[0]),
+    .control_0_isl_copy_field(config_isl_copy_field[0]),
+    .control_0_isl_group(config_isl_group[0]),
     .control_0_cpu_bound(config_cpu_bound[0]),
     .control_1_dm_enable(config_dm_enable[1]),
     .control_1_dm_responder(config_dm_responder[1]),
     .control_1_dm_level(config_dm_level[3*1 +: 3]),
     .control_1_headroom_enable(config_headroom_enable[1]),
     .control_1_headroom_responder(config_headroom_responder[1]),
+    .control_1_isl_copy_field(config_isl_copy_field[1]),
+    .control_1_isl_group(config_isl_group[1]),
     .control_1_cpu_bound(config_cpu_bound[1]),
     .control_2_dm_enable(config_dm_enable[2]),
     .control_2_dm_responder(config_dm_responder[2]),
     .control_2_dm_level(config_dm_level[3*2 +: 3]),
     .control_2_headroom_enable(config_headroom_enable[2]),
     .control_2_headroom_responder(config_headroom_responder[2]),
+    .control_2_isl_copy_field(config_isl_copy_field[2]),
+    .control_2_isl_group(config_isl_group[2]),
     .control_2_cpu_bound(config_cpu_bound[2]),
     .control_3_dm_enable(config_dm_enable[3]),
     .control_3_dm_responder(config_dm_responder[3]),
     .control_3_dm_level(config_dm_level[3*3 +: 3]),
     .control_3_headroom_enable(config_headroom_enable[3]),
     .control_3_headroom_responder(config_headroom_responder[3]),
+    .control_3_isl_copy_field(config_isl_copy_field[3]),
+    .control_3_isl_group(config_isl_group[3]),
     .control_3_cpu_bound(config_cpu_bound[3]),
     .port_mac_0(config_port_mac[48*0 +: 48]),
     .port_mac_1(config_port_mac[48*1 +: 48]),
@@ -243,7 +258,39 @@ oam_regs regs_inst (
     .headroom_malformed_2(counter_value[64*38 +: 64]),
     .headroom_malformed_2_clear(counter_clear[38]),
     .headroom_malformed_3(counter_value[64*39 +: 64]),
-    .headroom_malformed_3_clear(counter_clear[39])
+    .headroom_malformed_3_clear(counter_clear[39]),
+    .isl_t0_stamped_0(counter_value[64*40 +: 64]),
+    .isl_t0_stamped_0_clear(counter_clear[40]),
+    .isl_t0_stamped_1(counter_value[64*41 +: 64]),
+    .isl_t0_stamped_1_clear(counter_clear[41]),
+    .isl_t0_stamped_2(counter_value[64*42 +: 64]),
+    .isl_t0_stamped_2_clear(counter_clear[42]),
+    .isl_t0_stamped_3(counter_value[64*43 +: 64]),
+    .isl_t0_stamped_3_clear(counter_clear[43]),
+    .isl_t1_stamped_0(counter_value[64*44 +: 64]),
+    .isl_t1_stamped_0_clear(counter_clear[44]),
+    .isl_t1_stamped_1(counter_value[64*45 +: 64]),
+    .isl_t1_stamped_1_clear(counter_clear[45]),
+    .isl_t1_stamped_2(counter_value[64*46 +: 64]),
+    .isl_t1_stamped_2_clear(counter_clear[46]),
+    .isl_t1_stamped_3(counter_value[64*47 +: 64]),
+    .isl_t1_stamped_3_clear(counter_clear[47]),
+    .isl_reflected_0(counter_value[64*48 +: 64]),
+    .isl_reflected_0_clear(counter_clear[48]),
+    .isl_reflected_1(counter_value[64*49 +: 64]),
+    .isl_reflected_1_clear(counter_clear[49]),
+    .isl_reflected_2(counter_value[64*50 +: 64]),
+    .isl_reflected_2_clear(counter_clear[50]),
+    .isl_reflected_3(counter_value[64*51 +: 64]),
+    .isl_reflected_3_clear(counter_clear[51]),
+    .isl_passed_up_0(counter_value[64*52 +: 64]),
+    .isl_passed_up_0_clear(counter_clear[52]),
+    .isl_passed_up_1(counter_value[64*53 +: 64]),
+    .isl_passed_up_1_clear(counter_clear[53]),
+    .isl_passed_up_2(counter_value[64*54 +: 64]),
+    .isl_passed_up_2_clear(counter_clear[54]),
+    .isl_passed_up_3(counter_value[64*55 +: 64]),
+    .isl_passed_up_3_clear(counter_clear[55])
 );
 
 oam_steer steer_inst (
@@ -268,6 +315,8 @@ oam_steer steer_inst (
     .config_dm_level(config_dm_level),
     .config_headroom_enable(config_headroom_enable),
     .config_headroom_responder(config_headroom_responder),
+    .config_isl_copy_field(config_isl_copy_field),
+    .config_isl_group(config_isl_group),
     .config_cpu_bound(config_cpu_bound),
     .config_port_mac(config_port_mac),
     .dm_answered(counter_pulse[4*DM_ANSWERED +: 4]),
@@ -275,18 +324,22 @@ oam_steer steer_inst (
     .dm_malformed(counter_pulse[4*DM_MALFORMED +: 4]),
     .headroom_answered(counter_pulse[4*HEADROOM_ANSWERED +: 4]),
     .headroom_passed_up(counter_pulse[4*HEADROOM_PASSED_UP +: 4]),
-    .headroom_malformed(counter_pulse[4*HEADROOM_MALFORMED +: 4])
+    .headroom_malformed(counter_pulse[4*HEADROOM_MALFORMED +: 4]),
+    .isl_t1_stamped(counter_pulse[4*ISL_T1_STAMPED +: 4]),
+    .isl_reflected(counter_pulse[4*ISL_REFLECTED +: 4]),
+    .isl_passed_up(counter_pulse[4*ISL_PASSED_UP +: 4])
 );
 
 // CPU ports stamp nothing on the way out: their pulses are always 0
-wire [3:0] cpu_dm_stamped, cpu_dm_reply_sent, cpu_headroom_stamped, cpu_headroom_reply_sent;
+wire [3:0] cpu_dm_stamped, cpu_dm_reply_sent, cpu_headroom_stamped, cpu_headroom_reply_sent,
+           cpu_isl_t0_stamped;
 
 genvar i;
 generate
     for (i = 0; i < 8; i = i + 1) begin : egress
         localparam MAC = i < 4 ? 1 : 0;
         localparam PORT = i % 4;
-        wire dm_stamped, dm_reply_sent, headroom_stamped, headroom_reply_sent;
+        wire dm_stamped, dm_reply_sent, headroom_stamped, headroom_reply_sent, isl_t0_stamped;
 
         oam_egress #(
             .MAC_PORT(MAC)
@@ -298,7 +351,7 @@ generate
             .s_axis_tvalid(s_axis_tvalid[i]),
             .s_axis_tready(s_axis_tready[i]),
             .s_axis_tlast(s_axis_tlast[i]),
-            .s_axis_meta(s_axis_meta[90*i +: 90]),
+            .s_axis_meta(s_axis_meta[94*i +: 94]),
             .s_axis_meta_valid(s_axis_meta_valid[i]),
             .m_axis_tdata(m_axis_tdata[64*i +: 64]),
             .m_axis_tkeep(m_axis_tkeep[8*i +: 8]),
@@ -309,10 +362,13 @@ generate
             .config_byte_time(config_byte_time[12*PORT +: 12]),
             .config_dm_enable(config_dm_enable[PORT]),
             .config_headroom_enable(config_headroom_enable[PORT]),
+            .config_isl_copy_field(config_isl_copy_field[PORT]),
+            .config_port_mac(config_port_mac[48*PORT +: 48]),
             .dm_stamped(dm_stamped),
             .dm_reply_sent(dm_reply_sent),
             .headroom_stamped(headroom_stamped),
-            .headroom_reply_sent(headroom_reply_sent)
+            .headroom_reply_sent(headroom_reply_sent),
+            .isl_t0_stamped(isl_t0_stamped)
         );
 
         if (i < 4) begin : mac
@@ -320,17 +376,19 @@ generate
             assign counter_pulse[4*DM_REPLIES_SENT + i] = dm_reply_sent;
             assign counter_pulse[4*HEADROOM_STAMPED + i] = headroom_stamped;
             assign counter_pulse[4*HEADROOM_REPLIES_SENT + i] = headroom_reply_sent;
+            assign counter_pulse[4*ISL_T0_STAMPED + i] = isl_t0_stamped;
         end else begin : cpu
             assign cpu_dm_stamped[PORT] = dm_stamped;
             assign cpu_dm_reply_sent[PORT] = dm_reply_sent;
             assign cpu_headroom_stamped[PORT] = headroom_stamped;
             assign cpu_headroom_reply_sent[PORT] = headroom_reply_sent;
+            assign cpu_isl_t0_stamped[PORT] = isl_t0_stamped;
         end
     end
 endgenerate
 
 wire unused = &{1'b0, cpu_dm_stamped, cpu_dm_reply_sent, cpu_headroom_stamped,
-                cpu_headroom_reply_sent};
+                cpu_headroom_reply_sent, cpu_isl_t0_stamped};
 
 integer c;
 always @(posedge clk) begin

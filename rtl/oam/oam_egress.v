@@ -19,9 +19,15 @@
  * The RX field is written on every port when the frame has an RX stamp and an RX offset
  * (frames for a CPU port, a responder's answers). The TX field only on a MAC port
  * (MAC_PORT = 1), and only while the port's engine for that kind of frame is enabled
- * (config_dm_enable, or config_headroom_enable for last-bit stamps): the TX stamp is that of
+ * (config_dm_enable, config_headroom_enable, config_isl_copy_field): the TX stamp is that of
  * the clock of the frame's first word's handshake, tx_stamp (stamp_tx's, corrected to the
  * first bit on the wire). Stat packets (s_axis_meta_valid 0) pass unchanged.
+ *
+ * OpenKilda's packets (engine ISL, docs/isl.md) are IPv4/UDP: whenever a stamp is written into
+ * one, or its UDP destination port is changed, its UDP checksum (bytes 40, 41) is set to 0 (no
+ * checksum, valid in IPv4), so that it is never stale. A reflected discovery
+ * packet leaves a MAC port as a round-trip packet (UDP destination port, bytes 36 and 37,
+ * 61232) and a CPU port with config_port_mac as its destination MAC (bytes 0..5).
  */
 
 `resetall
@@ -42,9 +48,10 @@ module oam_egress #(
     output wire        s_axis_tready,
     input  wire        s_axis_tlast,
     // Metadata of the frame on s_axis (oam_steer's m_axis_meta as the queue kept it:
-    // {length[13:0], last_bit, tx_offset[5:0], rx_offset[5:0], rx_valid, rx_stamp[61:0]}),
+    // {length[13:0], engine[1:0], isl_group, tx_offset[6:0], rx_offset[6:0], rx_valid,
+    // rx_stamp[61:0]}),
     // and whether it has any (0 for stat packets and frames without one)
-    input  wire [89:0] s_axis_meta,
+    input  wire [93:0] s_axis_meta,
     input  wire        s_axis_meta_valid,
 
     // The stream with the stamps written
@@ -62,24 +69,36 @@ module oam_egress #(
     input  wire [11:0] config_byte_time,
     input  wire        config_dm_enable,
     input  wire        config_headroom_enable,
+    input  wire        config_isl_copy_field,
+    // MAC address of the port (of MAC port i for CPU port 4+i): a reflected discovery
+    // packet's destination on a CPU port
+    input  wire [47:0] config_port_mac,
 
     // One-clock pulses in the clock of a frame's first word's handshake: it leaves with a TX
     // stamp, as a frame from a CPU port (stamped) or as a responder's answer (reply)
     output wire        dm_stamped,
     output wire        dm_reply_sent,
     output wire        headroom_stamped,
-    output wire        headroom_reply_sent
+    output wire        headroom_reply_sent,
+    output wire        isl_t0_stamped
 );
 
-wire [13:0] length = s_axis_meta[89:76];
-wire        last_bit = s_axis_meta[75];
-wire [5:0]  tx_offset = s_axis_meta[74:69];
-wire [5:0]  rx_offset = s_axis_meta[68:63];
+localparam [1:0] ENGINE_DM = 2'd0;
+localparam [1:0] ENGINE_HEADROOM = 2'd1;
+localparam [1:0] ENGINE_ISL = 2'd2;
+localparam [15:0] UDP_PORT_ROUND_TRIP = 16'd61232;
+
+wire [13:0] length = s_axis_meta[93:80];
+wire [1:0]  engine = s_axis_meta[79:78];
+wire        isl_group = s_axis_meta[77];
+wire [6:0]  tx_offset = s_axis_meta[76:70];
+wire [6:0]  rx_offset = s_axis_meta[69:63];
+wire        last_bit = engine == ENGINE_HEADROOM;
 wire        rx_valid = s_axis_meta[62];
 wire [61:0] rx_stamp = s_axis_meta[61:0];
 
 reg         in_frame_reg = 1'b0;
-reg  [2:0]  index_reg = 3'd0;        // word of the frame, saturating at 7
+reg  [3:0]  index_reg = 4'd0;        // word of the frame, saturating at 15
 reg  [61:0] tx_first_reg = 62'd0;    // TX stamp of the frame's first word
 
 wire handshake = s_axis_tvalid && m_axis_tready;
@@ -110,9 +129,20 @@ stamp_correct tx_add_inst (
     .out_nanoseconds(tx_field[29:0])
 );
 
-wire tx_enabled = last_bit ? config_headroom_enable : config_dm_enable;
-wire write_rx = s_axis_meta_valid && rx_valid && rx_offset != 6'd0;
-wire write_tx = MAC_PORT != 0 && s_axis_meta_valid && tx_offset != 6'd0 && tx_enabled;
+reg tx_enabled;
+always @* begin
+    case (engine)
+        ENGINE_DM:       tx_enabled = config_dm_enable;
+        ENGINE_HEADROOM: tx_enabled = config_headroom_enable;
+        ENGINE_ISL:      tx_enabled = config_isl_copy_field;
+        default:         tx_enabled = 1'b0;
+    endcase
+end
+wire write_rx = s_axis_meta_valid && rx_valid && rx_offset != 7'd0;
+wire write_tx = MAC_PORT != 0 && s_axis_meta_valid && tx_offset != 7'd0 && tx_enabled;
+wire reflected = s_axis_meta_valid && engine == ENGINE_ISL && isl_group;
+wire clear_checksum = s_axis_meta_valid && engine == ENGINE_ISL &&
+                      (write_rx || write_tx || (reflected && MAC_PORT != 0));
 
 wire [63:0] rx_bytes = {rx_field[61:30], 2'b00, rx_field[29:0]};
 wire [63:0] tx_bytes = {tx_field[61:30], 2'b00, tx_field[29:0]};
@@ -120,26 +150,38 @@ wire [63:0] tx_bytes = {tx_field[61:30], 2'b00, tx_field[29:0]};
 // Every field starts at an even byte (oam_steer), so the frame is rewritten in 16-bit lanes:
 // lane l of word index_reg is frame bytes 2h, 2h + 1 with h = 4 * index_reg + l, and field
 // lane d (0: the most significant) goes to h = offset / 2 + d
-wire [4:0] rx_lane_offset = rx_offset[5:1];
-wire [4:0] tx_lane_offset = tx_offset[5:1];
+wire [5:0] rx_lane_offset = rx_offset[6:1];
+wire [5:0] tx_lane_offset = tx_offset[6:1];
 
 reg [63:0] rewritten;
-reg [4:0]  lane;
-reg [4:0]  rx_distance;
-reg [4:0]  tx_distance;
+reg [5:0]  lane;
+reg [5:0]  rx_distance;
+reg [5:0]  tx_distance;
 integer l;
 always @* begin
     rewritten = s_axis_tdata;
+    // OpenKilda's packets: the destination MAC (word 0), the UDP destination port (word 4,
+    // lane 2) and checksum (word 5, lane 0)
+    if (reflected && MAC_PORT == 0 && index_reg == 4'd0) begin
+        rewritten[47:0] = {config_port_mac[7:0], config_port_mac[15:8], config_port_mac[23:16],
+                           config_port_mac[31:24], config_port_mac[39:32], config_port_mac[47:40]};
+    end
+    if (reflected && MAC_PORT != 0 && index_reg == 4'd4) begin
+        rewritten[47:32] = {UDP_PORT_ROUND_TRIP[7:0], UDP_PORT_ROUND_TRIP[15:8]};
+    end
+    if (clear_checksum && index_reg == 4'd5) begin
+        rewritten[15:0] = 16'd0;
+    end
     for (l = 0; l < 4; l = l + 1) begin
-        lane = {index_reg, 2'b00} + l[4:0];
+        lane = {index_reg, 2'b00} + l[5:0];
         rx_distance = lane - rx_lane_offset;
         tx_distance = lane - tx_lane_offset;
-        if (write_rx && lane >= rx_lane_offset && rx_distance < 5'd4) begin
+        if (write_rx && lane >= rx_lane_offset && rx_distance < 6'd4) begin
             // Big-endian: the lane's first byte (bits 16l+7:16l) is the field's higher one
             rewritten[16*l +: 8] = rx_bytes[63 - 16*rx_distance[1:0] -: 8];
             rewritten[16*l+8 +: 8] = rx_bytes[55 - 16*rx_distance[1:0] -: 8];
         end
-        if (write_tx && lane >= tx_lane_offset && tx_distance < 5'd4) begin
+        if (write_tx && lane >= tx_lane_offset && tx_distance < 6'd4) begin
             rewritten[16*l +: 8] = tx_bytes[63 - 16*tx_distance[1:0] -: 8];
             rewritten[16*l+8 +: 8] = tx_bytes[55 - 16*tx_distance[1:0] -: 8];
         end
@@ -152,19 +194,20 @@ assign m_axis_tvalid = s_axis_tvalid;
 assign m_axis_tlast = s_axis_tlast;
 assign s_axis_tready = m_axis_tready;
 
-wire reply = rx_offset != 6'd0;
-assign dm_stamped = first_handshake && write_tx && !last_bit && !reply;
-assign dm_reply_sent = first_handshake && write_tx && !last_bit && reply;
-assign headroom_stamped = first_handshake && write_tx && last_bit && !reply;
-assign headroom_reply_sent = first_handshake && write_tx && last_bit && reply;
+wire reply = rx_offset != 7'd0;
+assign dm_stamped = first_handshake && write_tx && engine == ENGINE_DM && !reply;
+assign dm_reply_sent = first_handshake && write_tx && engine == ENGINE_DM && reply;
+assign headroom_stamped = first_handshake && write_tx && engine == ENGINE_HEADROOM && !reply;
+assign headroom_reply_sent = first_handshake && write_tx && engine == ENGINE_HEADROOM && reply;
+assign isl_t0_stamped = first_handshake && write_tx && engine == ENGINE_ISL;
 
 always @(posedge clk) begin
     if (handshake) begin
         in_frame_reg <= !s_axis_tlast;
         if (s_axis_tlast) begin
-            index_reg <= 3'd0;
-        end else if (index_reg != 3'd7) begin
-            index_reg <= index_reg + 3'd1;
+            index_reg <= 4'd0;
+        end else if (index_reg != 4'd15) begin
+            index_reg <= index_reg + 4'd1;
         end
     end
     if (first_handshake) begin
@@ -173,7 +216,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         in_frame_reg <= 1'b0;
-        index_reg <= 3'd0;
+        index_reg <= 4'd0;
         tx_first_reg <= 62'd0;
     end
 end

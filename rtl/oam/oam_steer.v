@@ -8,25 +8,29 @@
  *
  *   s_axis (lookup) --> data FIFO (8 words) ---------------------> rewrite --> m_axis (queues)
  *     |  tuser {source, mask}, meta {RX stamp}                        ^
- *     '--> words 0..2 kept --> classify (at word 6 or the last) --> decision FIFO (8 frames):
+ *     '--> words 0,1,2,4 kept --> classify (at word 6 or the last) --> decision FIFO (8 frames):
  *                                                                   mask, rewrite, offsets
  *
  * The decision:
  * - the destination mask: the lookup's, or back out of the input port (a responder's answer),
  *   or CPU port 4+i (a frame for MAC port i's engines, and any 0x89A2 frame from MAC port i:
- *   link-local, never forwarded), or MAC port i only (a frame from CPU port 4+i while
- *   config_cpu_bound[i]: packet-out);
+ *   link-local, never forwarded), or both (an ISL discovery packet with config_isl_group),
+ *   or MAC port i only (a frame from CPU port 4+i while config_cpu_bound[i]: packet-out);
  * - the rewrite of a responder's answer, in words 0..2: a DMR gets the DMM's source MAC as
  *   destination, port_mac as source and opcode 46; a headroom response gets port_mac as
  *   source and type 2;
- * - where oam_egress writes the RX and TX stamps. m_axis_meta carries it on every word:
+ * - where oam_egress writes the RX and TX stamps, and what else it changes on the way out
+ *   (OpenKilda's packets: a copy for each of two ports, each rewritten differently).
+ *   m_axis_meta carries it on every word:
  *
- *     [89:76] length     bytes of the frame up to and including this word, saturating at
+ *     [93:80] length     bytes of the frame up to and including this word, saturating at
  *                        16383 (the frame's length on its last word, where the queue keeps
  *                        the metadata)
- *     [75]    last_bit   the stamps are last-bit times (headroom) rather than first-bit (DM)
- *     [74:69] tx_offset  byte offset (even) of the field for the TX stamp, 0: none
- *     [68:63] rx_offset  byte offset (even) of the field for the RX stamp, 0: none
+ *     [79:78] engine     0 ETH-DM, 1 headroom (stamps are last-bit times), 2 ISL
+ *     [77]    isl_group  an ISL discovery packet reflected by the group: out of a MAC port
+ *                        as a round-trip packet, to a CPU port with port_mac as destination
+ *     [76:70] tx_offset  byte offset (even) of the field for the TX stamp, 0: none
+ *     [69:63] rx_offset  byte offset (even) of the field for the RX stamp, 0: none
  *     [62:0]  the lookup's meta: {RX stamp valid, seconds[31:0], nanoseconds[29:0]}
  *
  * Frame bytes: byte k is byte k%8 of word k/8 (bits 8(k%8)+7 : 8(k%8)).
@@ -62,7 +66,7 @@ module oam_steer (
     input  wire            m_axis_tready,
     output wire            m_axis_tlast,
     output wire [10:0]     m_axis_tuser,
-    output wire [89:0]     m_axis_meta,
+    output wire [93:0]     m_axis_meta,
 
     // Configuration of MAC port i (oam.control_i, oam.port_mac_i), port i in bit (slice) i
     input  wire [3:0]      config_dm_enable,
@@ -70,6 +74,8 @@ module oam_steer (
     input  wire [4*3-1:0]  config_dm_level,
     input  wire [3:0]      config_headroom_enable,
     input  wire [3:0]      config_headroom_responder,
+    input  wire [3:0]      config_isl_copy_field,
+    input  wire [3:0]      config_isl_group,
     input  wire [3:0]      config_cpu_bound,
     input  wire [4*48-1:0] config_port_mac,
 
@@ -79,15 +85,26 @@ module oam_steer (
     output wire [3:0]      dm_malformed,
     output wire [3:0]      headroom_answered,
     output wire [3:0]      headroom_passed_up,
-    output wire [3:0]      headroom_malformed
+    output wire [3:0]      headroom_malformed,
+    output wire [3:0]      isl_t1_stamped,
+    output wire [3:0]      isl_reflected,
+    output wire [3:0]      isl_passed_up
 );
 
 localparam [15:0] ETHERTYPE_VLAN = 16'h8100;
 localparam [15:0] ETHERTYPE_CFM = 16'h8902;
 localparam [15:0] ETHERTYPE_HEADROOM = 16'h89a2;
+localparam [15:0] ETHERTYPE_IPV4 = 16'h0800;
+localparam [15:0] UDP_PORT_DISCOVERY = 16'd61231;
+localparam [15:0] UDP_PORT_ROUND_TRIP = 16'd61232;
 localparam [7:0]  OPCODE_1DM = 8'd45;
 localparam [7:0]  OPCODE_DMR = 8'd46;
 localparam [7:0]  OPCODE_DMM = 8'd47;
+
+// Engines (m_axis_meta's engine field)
+localparam [1:0] ENGINE_DM = 2'd0;
+localparam [1:0] ENGINE_HEADROOM = 2'd1;
+localparam [1:0] ENGINE_ISL = 2'd2;
 
 // Rewrites of a decision
 localparam [1:0] REWRITE_NONE = 2'd0;
@@ -113,6 +130,7 @@ reg         in_decided_reg = 1'b0;    // its decision is made
 reg  [63:0] in_word0_reg = 64'd0;
 reg  [63:0] in_word1_reg = 64'd0;
 reg  [63:0] in_word2_reg = 64'd0;
+reg  [63:0] in_word4_reg = 64'd0;
 reg  [10:0] in_tuser_reg = 11'd0;
 reg  [62:0] in_meta_reg = 63'd0;
 
@@ -127,11 +145,12 @@ always @* begin
 end
 wire [6:0] frame_bytes = {in_index_reg, 3'b000} + {3'd0, keep_bytes};
 
-// Words 0..2 as they are when the decision is taken (this word, or kept ones)
+// Words 0, 1, 2 and 4 as they are when the decision is taken (this word, or kept ones)
 wire first_word = in_index_reg == 3'd0;
 wire [63:0] word0 = first_word ? s_axis_tdata : in_word0_reg;
 wire [63:0] word1 = in_index_reg == 3'd1 ? s_axis_tdata : in_word1_reg;
 wire [63:0] word2 = in_index_reg == 3'd2 ? s_axis_tdata : in_word2_reg;
+wire [63:0] word4 = in_index_reg == 3'd4 ? s_axis_tdata : in_word4_reg;
 wire [10:0] tuser = first_word ? s_axis_tuser : in_tuser_reg;
 wire [62:0] meta = first_word ? s_axis_meta : in_meta_reg;
 
@@ -168,7 +187,7 @@ wire [15:0] ethertype = vlan_tagged ? inner_type : outer_type;
 // Bytes 14 and 15 (18 and 19 behind a VLAN tag)
 wire [7:0]  pdu_byte0 = vlan_tagged ? byte_of(word2, 2) : byte_of(word1, 6);
 wire [7:0]  pdu_byte1 = vlan_tagged ? byte_of(word2, 3) : byte_of(word1, 7);
-wire [5:0]  tag_offset = vlan_tagged ? 6'd4 : 6'd0;
+wire [6:0]  tag_offset = vlan_tagged ? 7'd4 : 7'd0;
 
 wire [2:0]  source = tuser[10:8];
 wire [1:0]  port = source[1:0];
@@ -184,7 +203,7 @@ wire        dm_opcode_dmr = dm_opcode == OPCODE_DMR;
 wire        dm_opcode_dmm = dm_opcode == OPCODE_DMM;
 wire        dm_opcode_known = dm_opcode_1dm || dm_opcode_dmr || dm_opcode_dmm;
 // The fields end at byte 34 (1DM) or 50 (DMM, DMR), 4 later behind a VLAN tag
-wire        dm_long_enough = has_bytes({1'b0, dm_opcode_1dm ? 6'd34 : 6'd50} + {1'b0, tag_offset});
+wire        dm_long_enough = has_bytes((dm_opcode_1dm ? 7'd34 : 7'd50) + tag_offset);
 wire        dm_well_formed = dm_long_enough && dm_version <= 5'd1;
 
 // Headroom PDU (never tagged): byte 14 = 0x01, byte 15 = version 1, reserved 0, type request or
@@ -197,6 +216,20 @@ wire        headroom_well_formed = has_bytes(7'd48) && byte_of(word1, 6) == 8'h0
                                    headroom_byte1[7:2] == 6'b000100 &&
                                    (headroom_request || headroom_response);
 
+// OpenKilda's discovery and round-trip packets (never tagged): IPv4 without options, not a
+// fragment, UDP to port 61231 or 61232; T0 (byte 66) and T1 (byte 80) must be inside the IPv4
+// packet (total length at least 60 and 74: 8 bytes from byte 66 and 80, less the 14 of the
+// Ethernet header), the frame's length being unknown at the decision
+wire [15:0] ip_total_length = {byte_of(word2, 0), byte_of(word2, 1)};
+wire        is_udp = outer_type == ETHERTYPE_IPV4 && has_bytes(7'd42) &&
+                     byte_of(word1, 6) == 8'h45 && byte_of(word2, 7) == 8'd17 &&
+                     {byte_of(word2, 4) & 8'h3f, byte_of(word2, 5)} == 16'd0;
+wire [15:0] udp_destination_port = {byte_of(word4, 4), byte_of(word4, 5)};
+wire        is_discovery = is_udp && udp_destination_port == UDP_PORT_DISCOVERY;
+wire        is_round_trip = is_udp && udp_destination_port == UDP_PORT_ROUND_TRIP;
+wire        has_t0 = ip_total_length >= 16'd60;
+wire        has_t1 = ip_total_length >= 16'd74;
+
 // The configuration of the port concerned (MAC port i for MAC port i and CPU port 4+i)
 wire        port_dm_enable = config_dm_enable[port];
 wire        port_dm_responder = config_dm_responder[port];
@@ -204,6 +237,8 @@ wire [2:0]  port_dm_level = config_dm_level[3*port +: 3];
 wire        port_headroom_enable = config_headroom_enable[port];
 wire        port_headroom_responder = config_headroom_responder[port];
 wire        port_cpu_bound = config_cpu_bound[port];
+wire        port_isl_copy_field = config_isl_copy_field[port];
+wire        port_isl_group = config_isl_group[port];
 wire [47:0] port_mac = config_port_mac[48*port +: 48];
 
 wire        dm_for_mep = from_mac && is_dm && port_dm_enable && destination == port_mac &&
@@ -214,24 +249,30 @@ wire [7:0]  to_cpu = 8'd16 << port;
 
 reg  [7:0]  decision_mask;
 reg  [1:0]  decision_rewrite;
-reg  [5:0]  decision_rx_offset;
-reg  [5:0]  decision_tx_offset;
-reg         decision_last_bit;
+reg  [6:0]  decision_rx_offset;
+reg  [6:0]  decision_tx_offset;
+reg  [1:0]  decision_engine;
+reg         decision_isl_group;
 reg         count_dm_answered, count_dm_passed_up, count_dm_malformed;
 reg         count_headroom_answered, count_headroom_passed_up, count_headroom_malformed;
+reg         count_isl_t1_stamped, count_isl_reflected, count_isl_passed_up;
 
 always @* begin
     decision_mask = tuser[7:0];
     decision_rewrite = REWRITE_NONE;
-    decision_rx_offset = 6'd0;
-    decision_tx_offset = 6'd0;
-    decision_last_bit = 1'b0;
+    decision_rx_offset = 7'd0;
+    decision_tx_offset = 7'd0;
+    decision_engine = ENGINE_DM;
+    decision_isl_group = 1'b0;
     count_dm_answered = 1'b0;
     count_dm_passed_up = 1'b0;
     count_dm_malformed = 1'b0;
     count_headroom_answered = 1'b0;
     count_headroom_passed_up = 1'b0;
     count_headroom_malformed = 1'b0;
+    count_isl_t1_stamped = 1'b0;
+    count_isl_reflected = 1'b0;
+    count_isl_passed_up = 1'b0;
 
     if (from_mac) begin
         if (dm_for_mep) begin
@@ -241,12 +282,12 @@ always @* begin
             end else if (dm_opcode_dmm && port_dm_responder) begin
                 decision_mask = to_input;
                 decision_rewrite = REWRITE_DMR;
-                decision_rx_offset = 6'd26 + tag_offset;
-                decision_tx_offset = 6'd34 + tag_offset;
+                decision_rx_offset = 7'd26 + tag_offset;
+                decision_tx_offset = 7'd34 + tag_offset;
                 count_dm_answered = 1'b1;
             end else begin
                 decision_mask = to_cpu;
-                decision_rx_offset = (dm_opcode_dmr ? 6'd42 : 6'd26) + tag_offset;
+                decision_rx_offset = (dm_opcode_dmr ? 7'd42 : 7'd26) + tag_offset;
                 count_dm_passed_up = 1'b1;
             end
         end else if (is_headroom) begin
@@ -254,17 +295,39 @@ always @* begin
             if (!port_headroom_enable || !headroom_well_formed) begin
                 count_headroom_malformed = 1'b1;
             end else begin
-                decision_last_bit = 1'b1;
+                decision_engine = ENGINE_HEADROOM;
                 if (headroom_request && port_headroom_responder) begin
                     decision_mask = to_input;
                     decision_rewrite = REWRITE_HEADROOM_RESPONSE;
-                    decision_rx_offset = 6'd24;
-                    decision_tx_offset = 6'd32;
+                    decision_rx_offset = 7'd24;
+                    decision_tx_offset = 7'd32;
                     count_headroom_answered = 1'b1;
                 end else begin
-                    decision_rx_offset = headroom_request ? 6'd24 : 6'd40;
+                    decision_rx_offset = headroom_request ? 7'd24 : 7'd40;
                     count_headroom_passed_up = 1'b1;
                 end
+            end
+        end else if (is_discovery) begin
+            // A neighbour's discovery packet: the controller's (packet-in), and with the group
+            // back to the neighbour as a round-trip packet too
+            decision_engine = ENGINE_ISL;
+            if (port_isl_group) begin
+                decision_mask = to_input | to_cpu;
+                decision_isl_group = 1'b1;
+                count_isl_reflected = 1'b1;
+            end else begin
+                decision_mask = to_cpu;
+                count_isl_passed_up = 1'b1;
+            end
+        end else if (is_round_trip && source_mac == port_mac) begin
+            // Our own discovery packet, back from the neighbour: T1
+            decision_mask = to_cpu;
+            decision_engine = ENGINE_ISL;
+            if (port_isl_copy_field && has_t1) begin
+                decision_rx_offset = 7'd80;
+                count_isl_t1_stamped = 1'b1;
+            end else begin
+                count_isl_passed_up = 1'b1;
             end
         end
     end else begin
@@ -274,10 +337,13 @@ always @* begin
             decision_mask = to_input;
         end
         if (is_dm && dm_opcode_known && dm_long_enough) begin
-            decision_tx_offset = (dm_opcode_dmr ? 6'd34 : 6'd18) + tag_offset;
+            decision_tx_offset = (dm_opcode_dmr ? 7'd34 : 7'd18) + tag_offset;
         end else if (is_headroom && headroom_well_formed) begin
-            decision_tx_offset = headroom_request ? 6'd16 : 6'd32;
-            decision_last_bit = 1'b1;
+            decision_tx_offset = headroom_request ? 7'd16 : 7'd32;
+            decision_engine = ENGINE_HEADROOM;
+        end else if (is_discovery && has_t0) begin
+            decision_tx_offset = 7'd66;
+            decision_engine = ENGINE_ISL;
         end
     end
 end
@@ -288,6 +354,9 @@ assign dm_malformed = decide ? {3'd0, count_dm_malformed} << port : 4'd0;
 assign headroom_answered = decide ? {3'd0, count_headroom_answered} << port : 4'd0;
 assign headroom_passed_up = decide ? {3'd0, count_headroom_passed_up} << port : 4'd0;
 assign headroom_malformed = decide ? {3'd0, count_headroom_malformed} << port : 4'd0;
+assign isl_t1_stamped = decide ? {3'd0, count_isl_t1_stamped} << port : 4'd0;
+assign isl_reflected = decide ? {3'd0, count_isl_reflected} << port : 4'd0;
+assign isl_passed_up = decide ? {3'd0, count_isl_passed_up} << port : 4'd0;
 
 // ---------------------------------------------------------------------------------------------
 // Decision FIFO: one entry per frame in the data FIFO (at most 8), in frame order
@@ -297,9 +366,10 @@ reg  [10:0] decided_tuser[0:7];
 reg  [1:0]  decided_rewrite[0:7];
 reg         decided_tagged[0:7];
 reg  [47:0] decided_source_mac[0:7];
-reg  [5:0]  decided_rx_offset[0:7];
-reg  [5:0]  decided_tx_offset[0:7];
-reg         decided_last_bit[0:7];
+reg  [6:0]  decided_rx_offset[0:7];
+reg  [6:0]  decided_tx_offset[0:7];
+reg  [1:0]  decided_engine[0:7];
+reg         decided_isl_group[0:7];
 reg  [3:0]  decision_write_reg = 4'd0;
 reg  [3:0]  decision_read_reg = 4'd0;
 
@@ -317,7 +387,8 @@ always @(posedge clk) begin
         decided_source_mac[decision_write_reg[2:0]] <= source_mac;
         decided_rx_offset[decision_write_reg[2:0]] <= decision_rx_offset;
         decided_tx_offset[decision_write_reg[2:0]] <= decision_tx_offset;
-        decided_last_bit[decision_write_reg[2:0]] <= decision_last_bit;
+        decided_engine[decision_write_reg[2:0]] <= decision_engine;
+        decided_isl_group[decision_write_reg[2:0]] <= decision_isl_group;
     end
     if (accept) begin
         fifo_data[fifo_write_reg[2:0]] <= s_axis_tdata;
@@ -392,8 +463,8 @@ assign m_axis_tdata = rewritten;
 assign m_axis_tkeep = out_keep;
 assign m_axis_tlast = out_last;
 assign m_axis_tuser = out_tuser;
-assign m_axis_meta = {out_bytes, decided_last_bit[head], decided_tx_offset[head],
-                      decided_rx_offset[head], decided_meta[head]};
+assign m_axis_meta = {out_bytes, decided_engine[head], decided_isl_group[head],
+                      decided_tx_offset[head], decided_rx_offset[head], decided_meta[head]};
 
 always @(posedge clk) begin
     if (accept) begin
@@ -408,6 +479,9 @@ always @(posedge clk) begin
         end
         if (in_index_reg == 3'd2) begin
             in_word2_reg <= s_axis_tdata;
+        end
+        if (in_index_reg == 3'd4) begin
+            in_word4_reg <= s_axis_tdata;
         end
         if (s_axis_tlast) begin
             in_index_reg <= 3'd0;

@@ -56,10 +56,10 @@ module switch_core #(
     // Metadata of each input's current word, port i in bits 63i+62:63i:
     // {valid, stamp[61:0]} (stamp_rx)
     input  wire [8*63-1:0] s_axis_meta,
-    // Metadata of the frame on m_axis of port i, bits 90i+89:90i (s_steer_meta as the queue
+    // Metadata of the frame on m_axis of port i, bits 94i+93:94i (s_steer_meta as the queue
     // kept it; bits 62:0 are the RX stamp {valid, stamp[61:0]}), and whether it has any (0 for
     // stat packets and frames with neither an RX stamp nor a stamp field)
-    output wire [8*90-1:0] m_axis_meta,
+    output wire [8*94-1:0] m_axis_meta,
     output wire [7:0]      m_axis_meta_valid,
 
     // The lookup's frames, to the link-delay engines' steer: tuser = {source[2:0],
@@ -72,15 +72,16 @@ module switch_core #(
     output wire [10:0]     m_steer_tuser,
     output wire [62:0]     m_steer_meta,
     // The steered frames, into the output queues (which never stall): tuser as above (the
-    // mask taken from the first word), meta {length[13:0], last_bit, tx_offset[5:0],
-    // rx_offset[5:0], valid, stamp[61:0]} (oam_steer), the value on the last word is kept
+    // mask taken from the first word), meta {length[13:0], engine[1:0], isl_group,
+    // tx_offset[6:0], rx_offset[6:0], valid, stamp[61:0]} (oam_steer), the value on the last
+    // word is kept
     input  wire [63:0]     s_steer_tdata,
     input  wire [7:0]      s_steer_tkeep,
     input  wire            s_steer_tvalid,
     output wire            s_steer_tready,
     input  wire            s_steer_tlast,
     input  wire [10:0]     s_steer_tuser,
-    input  wire [89:0]     s_steer_meta,
+    input  wire [93:0]     s_steer_meta,
 
     // Stat packets from evcap; tuser = output port mask
     input  wire [63:0]     s_stat_tdata,
@@ -296,13 +297,13 @@ switch_output_queues #(
 
 wire [7:0] meta_valid;
 wire [7:0] from_queue;
-wire       steer_meta_present = s_steer_meta[62] || s_steer_meta[74:63] != 12'd0;
+wire       steer_meta_present = s_steer_meta[62] || s_steer_meta[76:63] != 14'd0;
 
 genvar q;
 generate
     for (q = 0; q < 8; q = q + 1) begin : meta
         stamp_meta_fifo #(
-            .STAMP_WIDTH(90),
+            .STAMP_WIDTH(94),
             .DEPTH_LOG2(9),
             .TAG_WIDTH(10)
         ) fifo_inst (
@@ -313,7 +314,7 @@ generate
             .s_stamp(s_steer_meta),
             .departure(queue_departure[q]),
             .m_valid(meta_valid[q]),
-            .m_stamp(m_axis_meta[90*q +: 90])
+            .m_stamp(m_axis_meta[94*q +: 94])
         );
     end
 endgenerate

@@ -47,7 +47,7 @@ BAD = [
     (["oam", "set", "port", "0", "cpu-bound", "-1"], "oam set", "cpu-bound '-1'"),
     (["oam", "set", "port", "0", "mac", "zz"], "oam set", "mac 'zz'"),
     (["oam", "set", "port", "0", "byte-time", "0"], "oam set", "byte-time '0'"),
-    (["oam", "set", "port", "0", "byte-time", "65536"], "oam set", "byte-time '65536'"),
+    (["oam", "set", "port", "0", "byte-time", "4096"], "oam set", "byte-time '4096'"),
     (["oam", "set", "port", "0", "colour", "red"], "oam set", "'colour'"),
     (["oam", "set", "port", "0", "dm", "on", "dm", "off"], "oam set", "'dm' given twice"),
     (["oam", "set", "port", "0", "dm"], "oam set", "'dm' needs a value"),
@@ -363,22 +363,23 @@ def registers_case(tap, pktstats, sim_binary, work):
             return int(cli("reg", "read", name).split()[-2], 16)
 
         cli("oam", "set", "port", "1", "dm", "on", "dm-responder", "on", "dm-level", "5",
-            "headroom", "on", "headroom-responder", "on", "cpu-bound", "on", "mac",
-            "02:00:00:00:00:42", "byte-time", "80")
+            "headroom", "on", "headroom-responder", "on", "isl-copy-field", "on", "isl-group",
+            "on", "cpu-bound", "on", "mac", "02:00:00:00:00:42", "byte-time", "80")
         show = json.loads(cli("-j", "oam", "show", "port", "1"))["ports"]
         control = reg("oam.control_1")
         port_mac = reg("oam.port_mac_1")
         byte_time = reg("oam.byte_time_1")
         tap.point(len(show) == 1 and show[0]["port"] == 1 and show[0]["dm"] and
                   show[0]["dm_responder"] and show[0]["dm_level"] == 5 and show[0]["headroom"]
-                  and show[0]["headroom_responder"] and show[0]["cpu_bound"] and
+                  and show[0]["headroom_responder"] and show[0]["isl_copy_field"] and
+                  show[0]["isl_group"] and show[0]["cpu_bound"] and
                   show[0]["mac"] == "02:00:00:00:00:42" and show[0]["byte_time"] == 80 and
-                  control == 0x10353 and port_mac == 0x020000000042 and byte_time == 80,
+                  control == 0x13353 and port_mac == 0x020000000042 and byte_time == 80,
                   "oam set port 1: every field, read back by oam show and reg read",
                   "%s control 0x%x mac 0x%x byte_time %d" % (show, control, port_mac, byte_time))
         cli("oam", "set", "port", "1", "dm", "off")
         control = reg("oam.control_1")
-        tap.point(control == 0x10352, "oam set port 1 dm off: only that bit changes",
+        tap.point(control == 0x13352, "oam set port 1 dm off: only that bit changes",
                   "control 0x%x" % control)
         after = sim.snapshot()
         changed = sorted(k for k in after if after[k] != before.get(k))
@@ -420,7 +421,8 @@ def register_file_case(tap, pktstats, work):
     for i, base in enumerate(("DM_STAMPED_2", "DM_ANSWERED_2", "DM_REPLIES_SENT_2",
                               "DM_PASSED_UP_2", "DM_MALFORMED_2", "HEADROOM_STAMPED_2",
                               "HEADROOM_ANSWERED_2", "HEADROOM_REPLIES_SENT_2",
-                              "HEADROOM_PASSED_UP_2", "HEADROOM_MALFORMED_2")):
+                              "HEADROOM_PASSED_UP_2", "HEADROOM_MALFORMED_2", "ISL_T0_STAMPED_2",
+                              "ISL_T1_STAMPED_2", "ISL_REFLECTED_2", "ISL_PASSED_UP_2")):
         put(regs["OAM_" + base], 1000 + i)
         put(regs["OAM_" + base] + 4, 1)
     with open(path, "wb") as f:
@@ -444,11 +446,12 @@ def register_file_case(tap, pktstats, work):
     status, out, err = run_cli(pktstats, ["-j", "oam", "show", "port", "2"], device=device)
     got = json.loads(out)["ports"] if status == 0 else []
     want = {"port": 2, "dm": True, "dm_responder": True, "dm_level": 5, "headroom": False,
-            "headroom_responder": True, "cpu_bound": True, "mac": "02:00:00:00:00:42",
-            "byte_time": 80}
+            "headroom_responder": True, "isl_copy_field": False, "isl_group": False,
+            "cpu_bound": True, "mac": "02:00:00:00:00:42", "byte_time": 80}
     names = ["dm_stamped", "dm_answered", "dm_replies_sent", "dm_passed_up", "dm_malformed",
              "headroom_stamped", "headroom_answered", "headroom_replies_sent",
-             "headroom_passed_up", "headroom_malformed"]
+             "headroom_passed_up", "headroom_malformed", "isl_t0_stamped", "isl_t1_stamped",
+             "isl_reflected", "isl_passed_up"]
     for i, name in enumerate(names):
         want[name] = (1 << 32) + 1000 + i
     tap.point(got == [want], "oam show port 2 (register file): settings and 64-bit counters",

@@ -81,3 +81,41 @@ def read_pcap(path):
         frames.append((seconds * 10**9 + fraction * scale, data[at + 16:at + 16 + caplen]))
         at += 16 + caplen
     return frames
+
+
+# OpenKilda's ISL discovery packets, as far as the switch looks at them (docs/isl.md):
+# Ethernet / IPv4 (no options) / UDP to port 61231 (discovery) or 61232 (round trip), T0 at
+# byte 66 and T1 at byte 80; the LLDP TLVs around them are filler here
+UDP_PORT_DISCOVERY, UDP_PORT_ROUND_TRIP = 61231, 61232
+ISL_T0, ISL_T1 = 66, 80
+
+
+def ipv4_checksum(header):
+    total = sum(struct.unpack(">%dH" % (len(header) // 2), header))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
+
+
+def udp_checksum(frame):
+    """The UDP checksum an IPv4/UDP frame should carry (computed with its field as 0)."""
+    ip, udp = frame[14:34], bytearray(frame[34:14 + struct.unpack_from(">H", frame, 16)[0]])
+    udp[6:8] = b"\0\0"
+    pseudo = ip[12:20] + struct.pack(">BBH", 0, 17, len(udp))
+    data = pseudo + bytes(udp) + (b"\0" if len(udp) % 2 else b"")
+    value = ipv4_checksum(data)
+    return value or 0xffff
+
+
+def isl_packet(destination, source, port, number, payload_length=80):
+    """A discovery (port 61231) or round-trip (61232) packet with T0 and T1 zero, `number` in
+    the payload after T1, a valid UDP checksum."""
+    payload = bytearray(payload_length)
+    struct.pack_into(">I", payload, ISL_T1 + 8 - 42, number)
+    udp = struct.pack(">HHHH", UDP_PORT_DISCOVERY, port, 8 + payload_length, 0) + bytes(payload)
+    ip = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), number & 0xffff, 0x4000,
+                               64, 17, 0, bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])))
+    struct.pack_into(">H", ip, 10, ipv4_checksum(bytes(ip)))
+    frame = bytearray(destination + source + struct.pack(">H", 0x0800) + bytes(ip) + udp)
+    struct.pack_into(">H", frame, 40, udp_checksum(bytes(frame)))
+    return bytes(frame)

@@ -21,6 +21,8 @@
 #define CONTROL_DM_LEVEL PKTSTATS_OAM_CONTROL_0_DM_LEVEL_MASK
 #define CONTROL_HEADROOM_ENABLE PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_MASK
 #define CONTROL_HEADROOM_RESPONDER PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_MASK
+#define CONTROL_ISL_COPY_FIELD PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_MASK
+#define CONTROL_ISL_GROUP PKTSTATS_OAM_CONTROL_0_ISL_GROUP_MASK
 #define CONTROL_CPU_BOUND PKTSTATS_OAM_CONTROL_0_CPU_BOUND_MASK
 
 /* The block is there and is the one this code knows. */
@@ -63,6 +65,8 @@ int pktstats_oam_port_get(struct pktstats_dev *dev, unsigned port,
 	config->dm_level = (uint8_t)((control & CONTROL_DM_LEVEL) >> CONTROL_DM_LEVEL_SHIFT);
 	config->headroom_enable = control & CONTROL_HEADROOM_ENABLE;
 	config->headroom_responder = control & CONTROL_HEADROOM_RESPONDER;
+	config->isl_copy_field = control & CONTROL_ISL_COPY_FIELD;
+	config->isl_group = control & CONTROL_ISL_GROUP;
 	config->cpu_bound = control & CONTROL_CPU_BOUND;
 	mac_from_register(mac, config->mac);
 	config->byte_time = (uint16_t)(byte_time & PKTSTATS_OAM_BYTE_TIME_0_MASK);
@@ -76,6 +80,9 @@ int pktstats_oam_port_set(struct pktstats_dev *dev, unsigned port,
 		return -EINVAL;
 	if (config->dm_level > 7)
 		return pktstats_fail(dev, -EINVAL, "oam: dm_level %u is above 7", config->dm_level);
+	if (config->byte_time > PKTSTATS_OAM_BYTE_TIME_MAX)
+		return pktstats_fail(dev, -EINVAL, "oam: byte_time %u is above %u", config->byte_time,
+				     PKTSTATS_OAM_BYTE_TIME_MAX);
 	int err = check_block(dev, port);
 	if (err < 0)
 		return err;
@@ -84,6 +91,8 @@ int pktstats_oam_port_set(struct pktstats_dev *dev, unsigned port,
 			   ((uint32_t)config->dm_level << CONTROL_DM_LEVEL_SHIFT) |
 			   (config->headroom_enable ? CONTROL_HEADROOM_ENABLE : 0) |
 			   (config->headroom_responder ? CONTROL_HEADROOM_RESPONDER : 0) |
+			   (config->isl_copy_field ? CONTROL_ISL_COPY_FIELD : 0) |
+			   (config->isl_group ? CONTROL_ISL_GROUP : 0) |
 			   (config->cpu_bound ? CONTROL_CPU_BOUND : 0);
 	/* The MAC and byte time first: the engines switched on see the right ones. */
 	if ((err = named_write64(dev, PKTSTATS_OAM_PORT_MAC(port), mac_to_register(config->mac))) < 0 ||
@@ -100,6 +109,8 @@ static const uint32_t counter_registers[] = {
 	PKTSTATS_OAM_DM_MALFORMED_0,     PKTSTATS_OAM_HEADROOM_STAMPED_0,
 	PKTSTATS_OAM_HEADROOM_ANSWERED_0, PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0,
 	PKTSTATS_OAM_HEADROOM_PASSED_UP_0, PKTSTATS_OAM_HEADROOM_MALFORMED_0,
+	PKTSTATS_OAM_ISL_T0_STAMPED_0,   PKTSTATS_OAM_ISL_T1_STAMPED_0,
+	PKTSTATS_OAM_ISL_REFLECTED_0,    PKTSTATS_OAM_ISL_PASSED_UP_0,
 };
 #define N_COUNTERS (sizeof counter_registers / sizeof counter_registers[0])
 
@@ -127,6 +138,10 @@ int pktstats_oam_port_counters(struct pktstats_dev *dev, unsigned port,
 		.headroom_replies_sent = values[7],
 		.headroom_passed_up = values[8],
 		.headroom_malformed = values[9],
+		.isl_t0_stamped = values[10],
+		.isl_t1_stamped = values[11],
+		.isl_reflected = values[12],
+		.isl_passed_up = values[13],
 	};
 	return 0;
 }

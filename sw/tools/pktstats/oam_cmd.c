@@ -73,6 +73,8 @@ static int oam_show(struct cli *cli, int argc, char **argv)
 		out_uint("dm-level", c->dm_level, NULL);
 		out_bool("headroom", c->headroom_enable);
 		out_bool("headroom-responder", c->headroom_responder);
+		out_bool("isl-copy-field", c->isl_copy_field);
+		out_bool("isl-group", c->isl_group);
 		out_bool("cpu-bound", c->cpu_bound);
 		out_string("mac", mac_text(c->mac, 0));
 		out_uint("byte-time", c->byte_time, NULL);
@@ -86,6 +88,10 @@ static int oam_show(struct cli *cli, int argc, char **argv)
 		out_uint("headroom-replies-sent", n->headroom_replies_sent, NULL);
 		out_uint("headroom-passed-up", n->headroom_passed_up, NULL);
 		out_uint("headroom-malformed", n->headroom_malformed, NULL);
+		out_uint("isl-t0-stamped", n->isl_t0_stamped, NULL);
+		out_uint("isl-t1-stamped", n->isl_t1_stamped, NULL);
+		out_uint("isl-reflected", n->isl_reflected, NULL);
+		out_uint("isl-passed-up", n->isl_passed_up, NULL);
 		out_item_end();
 	}
 	out_list_end();
@@ -101,16 +107,18 @@ static int oam_set(struct cli *cli, int argc, char **argv)
 		return status;
 	struct keyword keywords[] = {
 		{"dm", NULL},       {"dm-responder", NULL},       {"dm-level", NULL},
-		{"headroom", NULL}, {"headroom-responder", NULL}, {"cpu-bound", NULL},
-		{"mac", NULL},      {"byte-time", NULL},
+		{"headroom", NULL}, {"headroom-responder", NULL}, {"isl-copy-field", NULL},
+		{"isl-group", NULL}, {"cpu-bound", NULL},         {"mac", NULL},
+		{"byte-time", NULL},
 	};
 	const size_t n = sizeof keywords / sizeof keywords[0];
 	if (argc <= 2)
 		return cli_usage(cli, "nothing to set (keywords: dm, dm-responder, dm-level, headroom, "
-				 "headroom-responder, cpu-bound, mac, byte-time)");
+				 "headroom-responder, isl-copy-field, isl-group, cpu-bound, mac, "
+				 "byte-time)");
 	status = keywords_parse(cli, argc - 2, argv + 2, keywords, n, "oam set");
 	bool dm = false, dm_responder = false, headroom = false, headroom_responder = false,
-	     cpu_bound = false;
+	     isl_copy_field = false, isl_group = false, cpu_bound = false;
 	uint64_t level = 0, byte_time = 0;
 	uint8_t mac[6];
 	if (status == CLI_OK)
@@ -124,11 +132,16 @@ static int oam_set(struct cli *cli, int argc, char **argv)
 	if (status == CLI_OK)
 		status = keyword_on_off(cli, keywords, n, "headroom-responder", &headroom_responder);
 	if (status == CLI_OK)
+		status = keyword_on_off(cli, keywords, n, "isl-copy-field", &isl_copy_field);
+	if (status == CLI_OK)
+		status = keyword_on_off(cli, keywords, n, "isl-group", &isl_group);
+	if (status == CLI_OK)
 		status = keyword_on_off(cli, keywords, n, "cpu-bound", &cpu_bound);
 	if (status == CLI_OK)
 		status = keyword_mac(cli, keywords, n, "mac", mac);
 	if (status == CLI_OK)
-		status = keyword_number(cli, keywords, n, "byte-time", 1, 0xffff, &byte_time);
+		status = keyword_number(cli, keywords, n, "byte-time", 1,
+					PKTSTATS_OAM_BYTE_TIME_MAX, &byte_time);
 	if (status == CLI_OK)
 		status = cli_open(cli, 0);
 	if (status != CLI_OK)
@@ -149,6 +162,10 @@ static int oam_set(struct cli *cli, int argc, char **argv)
 		config.headroom_enable = headroom;
 	if (keyword_value(keywords, n, "headroom-responder"))
 		config.headroom_responder = headroom_responder;
+	if (keyword_value(keywords, n, "isl-copy-field"))
+		config.isl_copy_field = isl_copy_field;
+	if (keyword_value(keywords, n, "isl-group"))
+		config.isl_group = isl_group;
 	if (keyword_value(keywords, n, "cpu-bound"))
 		config.cpu_bound = cpu_bound;
 	if (keyword_value(keywords, n, "mac"))
@@ -368,10 +385,11 @@ static int oam_decode(struct cli *cli, int argc, char **argv)
 static const struct cli_verb oam_verbs[] = {
 	{"show", "[port N]", "the engines' settings and counters of the MAC ports",
 	 "port N: MAC port 0..3 (default: all four). With -j: {\"ports\":[{port, dm,\n"
-	 "dm_responder, dm_level, headroom, headroom_responder, cpu_bound, mac, byte_time,\n"
-	 "dm_stamped, dm_answered, dm_replies_sent, dm_passed_up, dm_malformed,\n"
-	 "headroom_stamped, headroom_answered, headroom_replies_sent, headroom_passed_up,\n"
-	 "headroom_malformed}]}. A device without the oam block fails (exit 1).\n",
+	 "dm_responder, dm_level, headroom, headroom_responder, isl_copy_field, isl_group,\n"
+	 "cpu_bound, mac, byte_time, dm_stamped, dm_answered, dm_replies_sent, dm_passed_up,\n"
+	 "dm_malformed, headroom_stamped, headroom_answered, headroom_replies_sent,\n"
+	 "headroom_passed_up, headroom_malformed, isl_t0_stamped, isl_t1_stamped,\n"
+	 "isl_reflected, isl_passed_up}]}. A device without the oam block fails (exit 1).\n",
 	 oam_show},
 	{"set", "port N KEYWORD VALUE ...", "change a MAC port's engine settings",
 	 "Keywords (each at most once; the others keep their values):\n"
@@ -380,10 +398,14 @@ static const struct cli_verb oam_verbs[] = {
 	 "  dm-level L                the MEP's MEL, 0..7\n"
 	 "  headroom on|off           headroom measurement on this port\n"
 	 "  headroom-responder on|off answer headroom requests\n"
+	 "  isl-copy-field on|off     OpenKilda ISL round trip: T0 into discovery packets\n"
+	 "                            leaving, T1 into round-trip packets coming back\n"
+	 "  isl-group on|off          reflect discovery packets as round-trip packets, a\n"
+	 "                            copy to CPU port 4+N\n"
 	 "  cpu-bound on|off          what the host writes to CPU port 4+N leaves by MAC port\n"
 	 "                            N only (packet-out)\n"
 	 "  mac MAC                   the port's MEP address (02:00:00:00:00:01)\n"
-	 "  byte-time NS              ns per byte on the wire, 1..65535 (8 at 1 Gb/s)\n",
+	 "  byte-time NS              ns per byte on the wire, 1..4095 (8 at 1 Gb/s)\n",
 	 oam_set},
 	{"clear", "[port N]", "clear the engines' counters of a MAC port (default: all four)",
 	 NULL, oam_clear},

@@ -25,6 +25,8 @@ extern "C" {
 #define PKTSTATS_OAM_ETHERTYPE_HEADROOM 0x89A2
 #define PKTSTATS_OAM_ETHERTYPE_VLAN 0x8100
 #define PKTSTATS_OAM_MAC_PORTS 4
+/* Largest byte time the hardware holds (oam.byte_time_i, 12 bits), ns per byte */
+#define PKTSTATS_OAM_BYTE_TIME_MAX 4095
 #define PKTSTATS_OAM_MIN_FRAME 60      /* frames are built padded to this (no FCS) */
 #define PKTSTATS_DM_DATA_TLV 3         /* Y.1731 Data TLV type */
 #define PKTSTATS_DM_END_TLV 0
@@ -180,15 +182,18 @@ struct pktstats_oam_port_config {
 	uint8_t dm_level; /* 0..7 */
 	bool headroom_enable;
 	bool headroom_responder;
+	bool isl_copy_field; /* OpenKilda ISL round trip: T0 at TX, T1 at RX (docs/isl.md) */
+	bool isl_group;      /* reflect discovery packets, a copy to the CPU port */
 	bool cpu_bound;
 	uint8_t mac[6];
-	uint16_t byte_time; /* ns per byte on the wire */
+	uint16_t byte_time; /* ns per byte on the wire, 1..4095 */
 };
 
 struct pktstats_oam_port_counters {
 	uint64_t dm_stamped, dm_answered, dm_replies_sent, dm_passed_up, dm_malformed;
 	uint64_t headroom_stamped, headroom_answered, headroom_replies_sent, headroom_passed_up,
 		headroom_malformed;
+	uint64_t isl_t0_stamped, isl_t1_stamped, isl_reflected, isl_passed_up;
 };
 
 /* Every call first checks that the device has the oam block (oam.type reads "OAM "): -ENODEV

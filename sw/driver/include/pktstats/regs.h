@@ -1312,8 +1312,9 @@
 #define PKTSTATS_STAMP_LAST_RESIDENCE_3                 0x0000408cu
 
 /*
- * Block oam (oam_regs): Link-delay engines of the MAC ports: Y.1731 ETH-DM (1DM/DMM/DMR) and
- * headroom measurement (0x89A2): stamping, responders, CPU-port binding and counters.
+ * Block oam (oam_regs): Link-delay engines of the MAC ports: Y.1731 ETH-DM (1DM/DMM/DMR),
+ * headroom measurement (0x89A2) and OpenKilda's ISL round trip (UDP 61231/61232): stamping,
+ * responders, CPU-port binding and counters.
  */
 #define PKTSTATS_OAM_BASE                               0x00005000u
 #define PKTSTATS_OAM_SIZE                               0x00001000u
@@ -1356,6 +1357,14 @@
 #define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_WIDTH 1
 #define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_MASK  0x00000200u
 #define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_SHIFT     12
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_MASK      0x00001000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_SHIFT          13
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_MASK           0x00002000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_RESET          0x00000000u
 #define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_SHIFT          16
 #define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_WIDTH          1
 #define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_MASK           0x00010000u
@@ -1387,6 +1396,14 @@
 #define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_WIDTH 1
 #define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_MASK  0x00000200u
 #define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_SHIFT     12
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_MASK      0x00001000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_SHIFT          13
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_MASK           0x00002000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_RESET          0x00000000u
 #define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_SHIFT          16
 #define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_WIDTH          1
 #define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_MASK           0x00010000u
@@ -1418,6 +1435,14 @@
 #define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_WIDTH 1
 #define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_MASK  0x00000200u
 #define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_SHIFT     12
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_MASK      0x00001000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_SHIFT          13
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_MASK           0x00002000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_RESET          0x00000000u
 #define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_SHIFT          16
 #define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_WIDTH          1
 #define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_MASK           0x00010000u
@@ -1449,6 +1474,14 @@
 #define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_WIDTH 1
 #define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_MASK  0x00000200u
 #define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_RESET 0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_SHIFT     12
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_MASK      0x00001000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_SHIFT          13
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_WIDTH          1
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_MASK           0x00002000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_RESET          0x00000000u
 #define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_SHIFT          16
 #define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_WIDTH          1
 #define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_MASK           0x00010000u
@@ -1944,6 +1977,158 @@
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_3               0x00005238u
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_3_LO            0x00005238u
 #define PKTSTATS_OAM_HEADROOM_MALFORMED_3_HI            0x0000523cu
+
+/* isl_t0_stamped_0 .. isl_t0_stamped_3: copy n of isl_t0_stamped, 8 bytes apart */
+#define PKTSTATS_OAM_ISL_T0_STAMPED(n)                  (PKTSTATS_OAM_ISL_T0_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_T0_STAMPED_COUNT               4
+
+/*
+ * 0x240 isl_t0_stamped_0 (counter, 64 bits): Discovery packets from the CPU ports that left
+ * MAC port i with T0. Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_ISL_T0_STAMPED_0                   0x00005240u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_0_LO                0x00005240u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_0_HI                0x00005244u
+
+/*
+ * 0x248 isl_t0_stamped_1 (counter, 64 bits): Discovery packets from the CPU ports that left
+ * MAC port i with T0. Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_ISL_T0_STAMPED_1                   0x00005248u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_1_LO                0x00005248u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_1_HI                0x0000524cu
+
+/*
+ * 0x250 isl_t0_stamped_2 (counter, 64 bits): Discovery packets from the CPU ports that left
+ * MAC port i with T0. Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_ISL_T0_STAMPED_2                   0x00005250u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_2_LO                0x00005250u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_2_HI                0x00005254u
+
+/*
+ * 0x258 isl_t0_stamped_3 (counter, 64 bits): Discovery packets from the CPU ports that left
+ * MAC port i with T0. Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_ISL_T0_STAMPED_3                   0x00005258u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_3_LO                0x00005258u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_3_HI                0x0000525cu
+
+/* isl_t1_stamped_0 .. isl_t1_stamped_3: copy n of isl_t1_stamped, 8 bytes apart */
+#define PKTSTATS_OAM_ISL_T1_STAMPED(n)                  (PKTSTATS_OAM_ISL_T1_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_T1_STAMPED_COUNT               4
+
+/*
+ * 0x260 isl_t1_stamped_0 (counter, 64 bits): Round-trip packets from port_mac that arrived
+ * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_ISL_T1_STAMPED_0                   0x00005260u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_0_LO                0x00005260u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_0_HI                0x00005264u
+
+/*
+ * 0x268 isl_t1_stamped_1 (counter, 64 bits): Round-trip packets from port_mac that arrived
+ * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_ISL_T1_STAMPED_1                   0x00005268u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_1_LO                0x00005268u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_1_HI                0x0000526cu
+
+/*
+ * 0x270 isl_t1_stamped_2 (counter, 64 bits): Round-trip packets from port_mac that arrived
+ * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_ISL_T1_STAMPED_2                   0x00005270u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_2_LO                0x00005270u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_2_HI                0x00005274u
+
+/*
+ * 0x278 isl_t1_stamped_3 (counter, 64 bits): Round-trip packets from port_mac that arrived
+ * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_ISL_T1_STAMPED_3                   0x00005278u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_3_LO                0x00005278u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_3_HI                0x0000527cu
+
+/* isl_reflected_0 .. isl_reflected_3: copy n of isl_reflected, 8 bytes apart */
+#define PKTSTATS_OAM_ISL_REFLECTED(n)                   (PKTSTATS_OAM_ISL_REFLECTED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_REFLECTED_COUNT                4
+
+/*
+ * 0x280 isl_reflected_0 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
+ * clear. (#0)
+ */
+#define PKTSTATS_OAM_ISL_REFLECTED_0                    0x00005280u
+#define PKTSTATS_OAM_ISL_REFLECTED_0_LO                 0x00005280u
+#define PKTSTATS_OAM_ISL_REFLECTED_0_HI                 0x00005284u
+
+/*
+ * 0x288 isl_reflected_1 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
+ * clear. (#1)
+ */
+#define PKTSTATS_OAM_ISL_REFLECTED_1                    0x00005288u
+#define PKTSTATS_OAM_ISL_REFLECTED_1_LO                 0x00005288u
+#define PKTSTATS_OAM_ISL_REFLECTED_1_HI                 0x0000528cu
+
+/*
+ * 0x290 isl_reflected_2 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
+ * clear. (#2)
+ */
+#define PKTSTATS_OAM_ISL_REFLECTED_2                    0x00005290u
+#define PKTSTATS_OAM_ISL_REFLECTED_2_LO                 0x00005290u
+#define PKTSTATS_OAM_ISL_REFLECTED_2_HI                 0x00005294u
+
+/*
+ * 0x298 isl_reflected_3 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
+ * clear. (#3)
+ */
+#define PKTSTATS_OAM_ISL_REFLECTED_3                    0x00005298u
+#define PKTSTATS_OAM_ISL_REFLECTED_3_LO                 0x00005298u
+#define PKTSTATS_OAM_ISL_REFLECTED_3_HI                 0x0000529cu
+
+/* isl_passed_up_0 .. isl_passed_up_3: copy n of isl_passed_up, 8 bytes apart */
+#define PKTSTATS_OAM_ISL_PASSED_UP(n)                   (PKTSTATS_OAM_ISL_PASSED_UP_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_PASSED_UP_COUNT                4
+
+/*
+ * 0x2a0 isl_passed_up_0 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
+ * without T1 (isl_copy_field 0). Write to clear. (#0)
+ */
+#define PKTSTATS_OAM_ISL_PASSED_UP_0                    0x000052a0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_0_LO                 0x000052a0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_0_HI                 0x000052a4u
+
+/*
+ * 0x2a8 isl_passed_up_1 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
+ * without T1 (isl_copy_field 0). Write to clear. (#1)
+ */
+#define PKTSTATS_OAM_ISL_PASSED_UP_1                    0x000052a8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_1_LO                 0x000052a8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_1_HI                 0x000052acu
+
+/*
+ * 0x2b0 isl_passed_up_2 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
+ * without T1 (isl_copy_field 0). Write to clear. (#2)
+ */
+#define PKTSTATS_OAM_ISL_PASSED_UP_2                    0x000052b0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_2_LO                 0x000052b0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_2_HI                 0x000052b4u
+
+/*
+ * 0x2b8 isl_passed_up_3 (counter, 64 bits): Discovery packets that arrived at MAC port i and
+ * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
+ * without T1 (isl_copy_field 0). Write to clear. (#3)
+ */
+#define PKTSTATS_OAM_ISL_PASSED_UP_3                    0x000052b8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_3_LO                 0x000052b8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_3_HI                 0x000052bcu
 
 #ifdef __cplusplus
 extern "C" {

@@ -359,6 +359,8 @@ test: deps $(TEST_BINARIES)
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
 		"test_headroom_dissector=$(PYTHON) tb/wireshark/test_headroom_dissector.py $(BUILD)/asan/bin/pktstats" \
 		"test_cfm_dm=$(PYTHON) tb/wireshark/test_cfm_dm.py $(BUILD)/asan/bin/pktstats" \
+		"test_isl_frames=$(PYTHON) tb/common/test_isl_frames.py" \
+		"test_isl_dissector=$(PYTHON) tb/wireshark/test_isl_dissector.py" \
 		"test_doc_examples=$(PYTHON) tb/docs/test_doc_examples.py $(BUILD)" \
 		$(foreach t,$(FUZZ_TARGETS),"test_fuzz_$(t)=$(BUILD)/asan/tb/fuzz/replay_$(t) tb/fuzz/corpus/$(t) tb/fuzz/regressions/$(t)") \
 		"test_switch_stat_path=$(BUILD)/tb/switch_stat_path/test_switch_stat_path" \

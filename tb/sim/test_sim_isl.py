@@ -36,6 +36,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
 sys.path.insert(0, os.path.join(ROOT, "tb", "sim"))
+import isl_frames as K  # noqa: E402
 import oam_frames as F  # noqa: E402
 import pktstats_sim  # noqa: E402
 import test_sim_oam as T  # noqa: E402
@@ -47,7 +48,8 @@ A, B = 0, 1
 A_PORT, B_PORT = 1, 2  # the 100 m cable
 COUNT = 50
 SPACING_NS = 20000
-NUMBER_AT = F.ISL_T1 + 8  # the packet's number, in the payload after T1
+# Each packet's own controller timestamp (its number, in ms), 8 bytes at this offset
+NUMBER_AT = K.OFFSETS["timestamp"]
 
 
 def isl_counters(conn, port):
@@ -62,18 +64,17 @@ def isl_control(copy_field, group):
 
 
 def checksums_ok(frame):
-    udp = struct.unpack_from(">H", frame, 40)[0]
-    return F.ipv4_checksum(frame[14:34]) == 0 and (udp == 0 or udp == F.udp_checksum(frame))
+    return K.ip_checksum_ok(frame[14:34]) and K.udp_checksum_ok(frame)
 
 
 def run(tap, simulator, seed, copy_field, group):
     what = "A copy field %s, B group %s" % ("on" if copy_field else "off", "on" if group else "off")
     work = tempfile.mkdtemp(prefix="pktstats-isl-")
     try:
-        a_mac, b_mac = F.mac_bytes(T.MEP[(A, A_PORT)]), F.mac_bytes(T.MEP[(B, B_PORT)])
-        # OpenKilda sends discovery packets to a multicast address of its own; unknown here
-        destination = bytes.fromhex("0180c2000099")
-        sent = [F.isl_packet(destination, a_mac, F.UDP_PORT_DISCOVERY, i) for i in range(COUNT)]
+        b_mac = F.mac_bytes(T.MEP[(B, B_PORT)])
+        # OpenKilda's discovery packets (docs/isl.md): A's datapath ID gives their source MAC,
+        # A's port MAC; each packet's controller timestamp is its number
+        sent = [K.discovery(T.MEP[(A, A_PORT)], A_PORT, bytes([10, 0, 0, 1]), i) for i in range(COUNT)]
         F.write_pcap(os.path.join(work, "discovery.pcap"), sent, SPACING_NS)
         args = two_switches.arguments(work, seed, 5) + [
             "--port", "0.%d:in=%s" % (4 + A_PORT, os.path.join(work, "discovery.pcap")),
@@ -123,25 +124,25 @@ def run(tap, simulator, seed, copy_field, group):
             # carries; its leg in the truth must match it) and the UDP checksum 0
             wire_a = frame
             if copy_field:
-                match = [f for f in b_up if f[NUMBER_AT:NUMBER_AT + 4] == struct.pack(">I", i)]
+                match = [f for f in b_up if f[NUMBER_AT:NUMBER_AT + 8] == struct.pack(">q", i)]
                 if len(match) != 1:
                     problems.append("%s: %d copies at B's CPU port" % (name, len(match)))
                     continue
-                wire_a = bytearray(F.with_stamp(frame, F.ISL_T0, F.stamp_at(match[0], F.ISL_T0)))
+                wire_a = bytearray(F.with_stamp(frame, K.T0_OFFSET, F.stamp_at(match[0], K.T0_OFFSET)))
                 wire_a[40:42] = b"\0\0"
                 wire_a = bytes(wire_a)
             out_a = leg(A, A_PORT, "tx", wire_a, name + " leaving A")
             in_b = leg(B, B_PORT, "rx", wire_a, name + " arriving at B")
             if out_a is None or in_b is None:
                 continue
-            if copy_field and F.stamp_at(wire_a, F.ISL_T0) != stamp(out_a, T.TX_CORRECTION_NS):
-                problems.append("%s: T0 %s, truth %s" % (name, F.stamp_at(wire_a, F.ISL_T0), stamp(out_a, T.TX_CORRECTION_NS)))
+            if copy_field and F.stamp_at(wire_a, K.T0_OFFSET) != stamp(out_a, T.TX_CORRECTION_NS):
+                problems.append("%s: T0 %s, truth %s" % (name, F.stamp_at(wire_a, K.T0_OFFSET), stamp(out_a, T.TX_CORRECTION_NS)))
             copy_b = (b_mac + wire_a[6:]) if group else wire_a
             expected_b.append(copy_b)
             if not group:
                 continue
             back = bytearray(wire_a)
-            back[36:38] = struct.pack(">H", F.UDP_PORT_ROUND_TRIP)
+            back[36:38] = struct.pack(">H", K.UDP_ROUND_TRIP)
             back[40:42] = b"\0\0"
             back = bytes(back)
             out_b = leg(B, B_PORT, "tx", back, name + " reflected by B")
@@ -150,8 +151,8 @@ def run(tap, simulator, seed, copy_field, group):
                 continue
             up = back
             if copy_field:
-                up = F.with_stamp(back, F.ISL_T1, stamp(in_a, T.RX_CORRECTION_NS))
-                t0, t1 = (T.stamp_ns(F.stamp_at(up, o)) for o in (F.ISL_T0, F.ISL_T1))
+                up = F.with_stamp(back, K.T1_OFFSET, stamp(in_a, T.RX_CORRECTION_NS))
+                t0, t1 = (T.stamp_ns(F.stamp_at(up, o)) for o in (K.T0_OFFSET, K.T1_OFFSET))
                 true = T.clock_interval(in_a["true_time_ps"], out_a["true_time_ps"], A)
                 rtt_errors.append(T.signed_diff(t1, t0) - true)
             expected_a.append(up)

@@ -239,6 +239,8 @@ wire        port_headroom_responder = config_headroom_responder[port];
 wire        port_cpu_bound = config_cpu_bound[port];
 wire        port_isl_copy_field = config_isl_copy_field[port];
 wire        port_isl_group = config_isl_group[port];
+// A port with neither ISL feature switches OpenKilda's packets like any others
+wire        port_isl = port_isl_copy_field || port_isl_group;
 wire [47:0] port_mac = config_port_mac[48*port +: 48];
 
 wire        dm_for_mep = from_mac && is_dm && port_dm_enable && destination == port_mac &&
@@ -307,7 +309,7 @@ always @* begin
                     count_headroom_passed_up = 1'b1;
                 end
             end
-        end else if (is_discovery) begin
+        end else if (is_discovery && port_isl) begin
             // A neighbour's discovery packet: the controller's (packet-in), and with the group
             // back to the neighbour as a round-trip packet too
             decision_engine = ENGINE_ISL;
@@ -319,7 +321,7 @@ always @* begin
                 decision_mask = to_cpu;
                 count_isl_passed_up = 1'b1;
             end
-        end else if (is_round_trip && source_mac == port_mac) begin
+        end else if (is_round_trip && source_mac == port_mac && port_isl) begin
             // Our own discovery packet, back from the neighbour: T1
             decision_mask = to_cpu;
             decision_engine = ENGINE_ISL;

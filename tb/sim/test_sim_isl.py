@@ -14,7 +14,8 @@ on/off, off/off, the rows of OpenKilda's decision table as far as the switches g
 
   - what reaches B's CPU port 6 and A's CPU port 5, byte for byte: with the group, B's copy
     (destination B's port MAC) and the round-trip packet back at A (UDP port 61232); without
-    it, only B's copy, unchanged;
+    it, only B's copy, unchanged; with both features off on B (a fifth run), B switches the
+    packets like any frame: flooded, out of its port 0 too;
   - T0 (byte 66) equals the truth's reading of the discovery packet leaving A (copy field on,
     else 0), T1 (byte 80) the truth's reading of the round-trip packet arriving at A (else 0),
     with the corrections of docs/oam.md ("Accuracy");
@@ -67,8 +68,12 @@ def checksums_ok(frame):
     return K.ip_checksum_ok(frame[14:34]) and K.udp_checksum_ok(frame)
 
 
-def run(tap, simulator, seed, copy_field, group):
+def run(tap, simulator, seed, copy_field, group, b_off=False):
+    """One setting: copy field on A (on or off, group on), group on B (copy field on); b_off:
+    both features off on B, which then switches discovery packets like any frame."""
     what = "A copy field %s, B group %s" % ("on" if copy_field else "off", "on" if group else "off")
+    if b_off:
+        what = "A copy field %s, B both off" % ("on" if copy_field else "off")
     work = tempfile.mkdtemp(prefix="pktstats-isl-")
     try:
         b_mac = F.mac_bytes(T.MEP[(B, B_PORT)])
@@ -76,17 +81,24 @@ def run(tap, simulator, seed, copy_field, group):
         # A's port MAC; each packet's controller timestamp is its number
         sent = [K.discovery(T.MEP[(A, A_PORT)], A_PORT, bytes([10, 0, 0, 1]), i) for i in range(COUNT)]
         F.write_pcap(os.path.join(work, "discovery.pcap"), sent, SPACING_NS)
-        args = two_switches.arguments(work, seed, 5) + [
+        args = two_switches.arguments(work, seed, 5)
+        if b_off:
+            # B floods the packets (a group address it does not know): the second cable would
+            # close a loop, and these switches have no spanning tree
+            i = args.index("0.2-1.1,length=2km")
+            del args[i - 1:i + 1]
+        args += [
             "--port", "0.%d:in=%s" % (4 + A_PORT, os.path.join(work, "discovery.pcap")),
             "--port", "0.%d:out=%s" % (4 + A_PORT, os.path.join(work, "a_up.pcap")),
             "--port", "1.%d:out=%s" % (4 + B_PORT, os.path.join(work, "b_up.pcap")),
+            "--port", "1.0:out=%s" % os.path.join(work, "b_port0.pcap"),
             "--port", "0.0:gen=0.6,size=60-1514,to=1", "--port", "1.3:gen=0.6,size=imix,to=5"]
         sim = pktstats_sim.Simulator(simulator, work, args, name="s0", wait=True)
         try:
             with pktstats_sim.Connection(os.path.join(work, "s1.sock")) as s1:
                 conns = {A: sim, B: s1}
                 for k, port, value in ((A, A_PORT, isl_control(copy_field, True)),
-                                       (B, B_PORT, isl_control(True, group))):
+                                       (B, B_PORT, isl_control(not b_off, group))):
                     two_switches.write_tables(conns[k], R, k)
                     T.configure_port(conns[k], port, value, T.MEP[(k, port)])
                     conns[k].write(R["STAMP_TX_CORRECTION_%d" % port], T.TX_CORRECTION_NS)
@@ -137,9 +149,9 @@ def run(tap, simulator, seed, copy_field, group):
                 continue
             if copy_field and F.stamp_at(wire_a, K.T0_OFFSET) != stamp(out_a, T.TX_CORRECTION_NS):
                 problems.append("%s: T0 %s, truth %s" % (name, F.stamp_at(wire_a, K.T0_OFFSET), stamp(out_a, T.TX_CORRECTION_NS)))
-            copy_b = (b_mac + wire_a[6:]) if group else wire_a
+            copy_b = (b_mac + wire_a[6:]) if group and not b_off else wire_a
             expected_b.append(copy_b)
-            if not group:
+            if not group or b_off:
                 continue
             back = bytearray(wire_a)
             back[36:38] = struct.pack(">H", K.UDP_ROUND_TRIP)
@@ -162,8 +174,13 @@ def run(tap, simulator, seed, copy_field, group):
             problems += ["%s: missing %s" % (where, f.hex()) for f in list(missing)[:3]]
             problems += ["%s: unexpected %s" % (where, f.hex()) for f in list(extra)[:3]]
         bad_sums = [f.hex() for f in a_up + b_up if not checksums_ok(f)]
+        # Switched like any frame by B: flooded, out of B's port 0 too; otherwise never there
+        b_port0 = [f for t, f in F.read_pcap(os.path.join(work, "b_port0.pcap"))
+                   if f[12:14] == b"\x08\x00" and f[36:38] == struct.pack(">H", K.UDP_DISCOVERY)]
+        if len(b_port0) != (COUNT if b_off else 0):
+            problems.append("B's port 0 sent %d discovery packets" % len(b_port0))
         tap.point(not problems and not bad_sums and len(expected_b) == COUNT
-                  and len(expected_a) == (COUNT if group else 0),
+                  and len(expected_a) == (COUNT if group and not b_off else 0),
                   "%s: %d discovery packets: B's CPU port got %d copies, A's CPU port %d round-trip "
                   "packets, byte for byte as docs/isl.md says, T0 and T1 the truth's readings, every "
                   "UDP checksum 0 or right" % (what, COUNT, len(b_up), len(a_up)),
@@ -175,9 +192,11 @@ def run(tap, simulator, seed, copy_field, group):
                       "residence, by A's clock) within 16 ns (max %.2f ns)" % (what, worst))
         want = {A: {"isl_t0_stamped": COUNT if copy_field else 0,
                     "isl_t1_stamped": COUNT if copy_field and group else 0,
-                    "isl_reflected": 0, "isl_passed_up": COUNT if group and not copy_field else 0},
+                    "isl_reflected": 0,
+                    "isl_passed_up": COUNT if group and not copy_field and not b_off else 0},
                 B: {"isl_t0_stamped": 0, "isl_t1_stamped": 0,
-                    "isl_reflected": COUNT if group else 0, "isl_passed_up": 0 if group else COUNT}}
+                    "isl_reflected": COUNT if group and not b_off else 0,
+                    "isl_passed_up": 0 if group or b_off else COUNT}}
         tap.point(got == want, "%s: the ISL counters of A's and B's ports: %s" % (what, got), "want %s" % want)
     except Exception as error:
         tap.point(False, what, repr(error))
@@ -196,6 +215,7 @@ def main():
     simulator = os.path.abspath(options.simulator)
     for copy_field, group in ((True, True), (False, True), (True, False), (False, False)):
         run(tap, simulator, seed, copy_field, group)
+    run(tap, simulator, seed, True, False, b_off=True)
     return tap.done()
 
 

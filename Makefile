@@ -438,7 +438,7 @@ demo-latency: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 # pkg-config file and the manual page.
 PREFIX ?= /usr/local
 PKTSTATS_VERSION := 1.0
-INSTALL_HEADERS := pktstats.h capture.h switch.h regs.h decode.h format.h collector.h time.h oam.h
+INSTALL_HEADERS := pktstats.h capture.h switch.h regs.h decode.h format.h collector.h time.h oam.h isl.h
 
 install: deps $(BUILD)/bin/pktstats $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

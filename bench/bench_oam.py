@@ -118,12 +118,9 @@ def bench_isl(sim_binary, count):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sim", required=True)
-    parser.add_argument("--count", type=int, default=10000)
-    options = parser.parse_args()
-    count = options.count
+def bench_dm(sim_binary, count):
+    """count DMMs back to back from switch 0 to switch 1's responder: two-way delay against
+    the truth, the responder's throughput."""
     work = tempfile.mkdtemp(prefix="pktstats-bench-oam-")
     try:
         near, far = 0, 1
@@ -132,31 +129,19 @@ def main():
         dmms = [F.dm(peer, me, F.OPCODE_DMM, level=T.LEVEL, data=struct.pack(">I", i)) for i in range(count)]
         F.write_pcap(os.path.join(work, "dmm.pcap"), dmms, SPACING_NS)
         cpu = 4 + T.DM_PORT[near]
-        duration_ms = count * SPACING_NS // 10**6 + 2
-        args = ["--switches", "2", "--switch", "0:ppm=0",
-                "--switch", "1:socket=%s,ppm=-50,offset=1.5s" % os.path.join(work, "s1.sock"),
-                "--cable", "0.1-1.2,length=100m", "--wire-truth", os.path.join(work, "wire.csv"),
-                "--duration", "%dms" % duration_ms,
-                "--port", "0.%d:in=%s" % (cpu, os.path.join(work, "dmm.pcap")),
-                "--port", "0.%d:out=%s" % (cpu, os.path.join(work, "up.pcap"))]
+        args = network(work, count * SPACING_NS // 10**6 + 2, [
+            "--port", "0.%d:in=%s" % (cpu, os.path.join(work, "dmm.pcap")),
+            "--port", "0.%d:out=%s" % (cpu, os.path.join(work, "up.pcap"))])
+
+        def configure(conns):
+            for k in (near, far):
+                p = T.DM_PORT[k]
+                T.configure_port(conns[k], p, T.control(dm=True, dm_responder=True, cpu_bound=True), T.MEP[(k, p)])
+                conns[k].write(R["STAMP_TX_CORRECTION_%d" % p], T.TX_CORRECTION_NS)
+                conns[k].write(R["STAMP_RX_CORRECTION_%d" % p], T.RX_CORRECTION_NS)
         wall = time.monotonic()
-        sim = pktstats_sim.Simulator(os.path.abspath(options.sim), work, args, name="s0", wait=True)
-        try:
-            with pktstats_sim.Connection(os.path.join(work, "s1.sock")) as s1:
-                conns = {0: sim, 1: s1}
-                for k in (near, far):
-                    p = T.DM_PORT[k]
-                    T.configure_port(conns[k], p, T.control(dm=True, dm_responder=True, cpu_bound=True), T.MEP[(k, p)])
-                    conns[k].write(R["STAMP_TX_CORRECTION_%d" % p], T.TX_CORRECTION_NS)
-                    conns[k].write(R["STAMP_RX_CORRECTION_%d" % p], T.RX_CORRECTION_NS)
-                sim.request("start")
-                status = sim.stop(interrupt=False)
-        except BaseException:
-            sim.kill()
-            raise
+        run_network(sim_binary, work, args, configure)
         wall = time.monotonic() - wall
-        if status != 0:
-            raise RuntimeError("pktstats-sim exited %d: %s" % (status, sim.log()))
         truth = T.read_truth(os.path.join(work, "wire.csv"))
         legs = T.Legs(truth)
         result = collections.defaultdict(list)
@@ -186,7 +171,15 @@ def main():
               % (rate, 1e9 / SPACING_NS))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    bench_isl(options.sim, count)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sim", required=True)
+    parser.add_argument("--count", type=int, default=10000)
+    options = parser.parse_args()
+    bench_dm(options.sim, options.count)
+    bench_isl(options.sim, options.count)
     return 0
 
 

@@ -134,16 +134,20 @@ reg  [63:0] in_word4_reg = 64'd0;
 reg  [10:0] in_tuser_reg = 11'd0;
 reg  [62:0] in_meta_reg = 63'd0;
 
-// Bytes of the frame up to this word: tkeep is contiguous from bit 0 (stream rule)
-reg [3:0] keep_bytes;
-integer k;
-always @* begin
-    keep_bytes = 4'd0;
-    for (k = 0; k < 8; k = k + 1) begin
-        keep_bytes = keep_bytes + {3'd0, s_axis_tkeep[k]};
+// Bytes of a word: tkeep is contiguous from bit 0 (stream rule)
+function [3:0] keep_count;
+    input [7:0] keep;
+    integer k;
+    begin
+        keep_count = 4'd0;
+        for (k = 0; k < 8; k = k + 1) begin
+            keep_count = keep_count + {3'd0, keep[k]};
+        end
     end
-end
-wire [6:0] frame_bytes = {in_index_reg, 3'b000} + {3'd0, keep_bytes};
+endfunction
+
+// Bytes of the frame up to this word
+wire [6:0] frame_bytes = {in_index_reg, 3'b000} + {3'd0, keep_count(s_axis_tkeep)};
 
 // Words 0, 1, 2 and 4 as they are when the decision is taken (this word, or kept ones)
 wire first_word = in_index_reg == 3'd0;
@@ -246,8 +250,9 @@ wire [47:0] port_mac = config_port_mac[48*port +: 48];
 wire        dm_for_mep = from_mac && is_dm && port_dm_enable && destination == port_mac &&
                          dm_level == port_dm_level && dm_opcode_known;
 
-wire [7:0]  to_input = 8'd1 << port;
-wire [7:0]  to_cpu = 8'd16 << port;
+// MAC port i, and CPU port 4+i (i: the frame's MAC port, or the one its CPU port belongs to)
+wire [7:0]  to_mac_port = 8'd1 << port;
+wire [7:0]  to_cpu_port = 8'd16 << port;
 
 reg  [7:0]  decision_mask;
 reg  [1:0]  decision_rewrite;
@@ -279,27 +284,27 @@ always @* begin
     if (from_mac) begin
         if (dm_for_mep) begin
             if (!dm_well_formed) begin
-                decision_mask = to_cpu;
+                decision_mask = to_cpu_port;
                 count_dm_malformed = 1'b1;
             end else if (dm_opcode_dmm && port_dm_responder) begin
-                decision_mask = to_input;
+                decision_mask = to_mac_port;
                 decision_rewrite = REWRITE_DMR;
                 decision_rx_offset = 7'd26 + tag_offset;
                 decision_tx_offset = 7'd34 + tag_offset;
                 count_dm_answered = 1'b1;
             end else begin
-                decision_mask = to_cpu;
+                decision_mask = to_cpu_port;
                 decision_rx_offset = (dm_opcode_dmr ? 7'd42 : 7'd26) + tag_offset;
                 count_dm_passed_up = 1'b1;
             end
         end else if (is_headroom) begin
-            decision_mask = to_cpu;
+            decision_mask = to_cpu_port;
             if (!port_headroom_enable || !headroom_well_formed) begin
                 count_headroom_malformed = 1'b1;
             end else begin
                 decision_engine = ENGINE_HEADROOM;
                 if (headroom_request && port_headroom_responder) begin
-                    decision_mask = to_input;
+                    decision_mask = to_mac_port;
                     decision_rewrite = REWRITE_HEADROOM_RESPONSE;
                     decision_rx_offset = 7'd24;
                     decision_tx_offset = 7'd32;
@@ -314,16 +319,16 @@ always @* begin
             // back to the neighbour as a round-trip packet too
             decision_engine = ENGINE_ISL;
             if (port_isl_group) begin
-                decision_mask = to_input | to_cpu;
+                decision_mask = to_mac_port | to_cpu_port;
                 decision_isl_group = 1'b1;
                 count_isl_reflected = 1'b1;
             end else begin
-                decision_mask = to_cpu;
+                decision_mask = to_cpu_port;
                 count_isl_passed_up = 1'b1;
             end
         end else if (is_round_trip && source_mac == port_mac && port_isl) begin
             // Our own discovery packet, back from the neighbour: T1
-            decision_mask = to_cpu;
+            decision_mask = to_cpu_port;
             decision_engine = ENGINE_ISL;
             if (port_isl_copy_field && has_t1) begin
                 decision_rx_offset = 7'd80;
@@ -336,7 +341,7 @@ always @* begin
         // From CPU port 4+i: packet-out, and the fields the TX side of a MAC port stamps
         // (oam_egress writes them only where the engine is enabled)
         if (port_cpu_bound) begin
-            decision_mask = to_input;
+            decision_mask = to_mac_port;
         end
         if (is_dm && dm_opcode_known && dm_long_enough) begin
             decision_tx_offset = (dm_opcode_dmr ? 7'd34 : 7'd18) + tag_offset;
@@ -450,15 +455,7 @@ always @* begin
     end
 end
 
-reg [3:0] out_keep_bytes;
-integer b;
-always @* begin
-    out_keep_bytes = 4'd0;
-    for (b = 0; b < 8; b = b + 1) begin
-        out_keep_bytes = out_keep_bytes + {3'd0, out_keep[b]};
-    end
-end
-wire [14:0] out_bytes_sum = {1'b0, out_bytes_reg} + {11'd0, out_keep_bytes};
+wire [14:0] out_bytes_sum = {1'b0, out_bytes_reg} + {11'd0, keep_count(out_keep)};
 wire [13:0] out_bytes = out_bytes_sum[14] ? 14'h3fff : out_bytes_sum[13:0];
 
 assign m_axis_tdata = rewritten;

@@ -20,6 +20,7 @@ register socket (the protocol is docs/simulator-protocol.md). Python 3 standard 
   parse_switch_summaries(): those of each switch of a network run.
 """
 
+import csv
 import os
 import re
 import signal
@@ -40,6 +41,23 @@ def registers():
             if m:
                 regs[m.group(1)] = int(m.group(2), 16)
     return regs
+
+
+def read_wire_truth(path):
+    """The rows of a --wire-truth file (docs/simulator.md), its number columns as ints."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        for key in ("switch", "port", "true_time_ps", "clock", "tod_seconds", "tod_nanoseconds",
+                    "tod_fraction", "length"):
+            row[key] = int(row[key])
+    return rows
+
+
+def wire_reading(row, add_ns=0):
+    """A wire truth line's time of day as a stamp holds it (32-bit seconds, in ns), plus add_ns
+    (a correction, a frame's time on the wire), modulo 2^32 s."""
+    return ((row["tod_seconds"] % 2**32) * 10**9 + row["tod_nanoseconds"] + add_ns) % (2**32 * 10**9)
 
 
 def parse_summary(text):

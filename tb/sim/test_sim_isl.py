@@ -125,10 +125,6 @@ def run(tap, simulator, seed, copy_field, group, b_off=False):
                 return None
             return rows[0]
 
-        def stamp(row, correction):
-            value = T.reading(row, correction)
-            return (value // 10**9, value % 10**9)
-
         expected_b, expected_a = [], []
         for i, frame in enumerate(sent):
             name = "discovery %d" % i
@@ -147,8 +143,8 @@ def run(tap, simulator, seed, copy_field, group, b_off=False):
             in_b = leg(B, B_PORT, "rx", wire_a, name + " arriving at B")
             if out_a is None or in_b is None:
                 continue
-            if copy_field and F.stamp_at(wire_a, K.T0_OFFSET) != stamp(out_a, T.TX_CORRECTION_NS):
-                problems.append("%s: T0 %s, truth %s" % (name, F.stamp_at(wire_a, K.T0_OFFSET), stamp(out_a, T.TX_CORRECTION_NS)))
+            if copy_field and F.stamp_at(wire_a, K.T0_OFFSET) != T.reading_stamp(out_a, T.TX_CORRECTION_NS):
+                problems.append("%s: T0 %s, truth %s" % (name, F.stamp_at(wire_a, K.T0_OFFSET), T.reading_stamp(out_a, T.TX_CORRECTION_NS)))
             copy_b = (b_mac + wire_a[6:]) if group and not b_off else wire_a
             expected_b.append(copy_b)
             if not group or b_off:
@@ -163,7 +159,7 @@ def run(tap, simulator, seed, copy_field, group, b_off=False):
                 continue
             up = back
             if copy_field:
-                up = F.with_stamp(back, K.T1_OFFSET, stamp(in_a, T.RX_CORRECTION_NS))
+                up = F.with_stamp(back, K.T1_OFFSET, T.reading_stamp(in_a, T.RX_CORRECTION_NS))
                 t0, t1 = (T.stamp_ns(F.stamp_at(up, o)) for o in (K.T0_OFFSET, K.T1_OFFSET))
                 true = T.clock_interval(in_a["true_time_ps"], out_a["true_time_ps"], A)
                 rtt_errors.append(T.signed_diff(t1, t0) - true)

@@ -30,7 +30,6 @@ The generators' seeds come from --seed (default: a new one, printed); --seed S r
 """
 
 import argparse
-import csv
 import json
 import os
 import shutil
@@ -125,16 +124,6 @@ def check_latch(tap, k, when, sample):
               "switch %d, %s: time of day through the socket %d ns lies within offset + true time "
               "x (1 %+d ppm) between the `time` replies [%.1f, %.1f] (true %d..%d ns, clocks %d..%d)"
               % (k, when, tod, PPM[k], float(low), float(high), true0, true1, clock0, clock1))
-
-
-def read_truth(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    for row in rows:
-        for key in ("switch", "port", "true_time_ps", "clock", "tod_seconds", "tod_nanoseconds",
-                    "tod_fraction", "length"):
-            row[key] = int(row[key])
-    return rows
 
 
 def check_cables(tap, rows):
@@ -261,7 +250,7 @@ def main():
         for k in (0, 1):
             check_latch(tap, k, "before the traffic", early[k])
             check_latch(tap, k, "after %d ms" % (DURATION_MS - 1), late[k])
-        rows = read_truth(os.path.join(work, "wire.csv"))
+        rows = pktstats_sim.read_wire_truth(os.path.join(work, "wire.csv"))
         check_cables(tap, rows)
         check_cable_pcap(tap, rows, work)
         check_clock_readings(tap, rows)

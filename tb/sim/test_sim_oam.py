@@ -45,7 +45,6 @@ the cable's 500 ns within 8 ns.
 
 import argparse
 import collections
-import csv
 import os
 import random
 import shutil
@@ -112,13 +111,10 @@ def counters(conn, port):
 
 
 def read_truth(path):
-    """(switch, port, direction, frame hash) -> [rows]."""
+    """The wire truth's lines by (switch, port, direction, frame hash) -> [rows]."""
     legs = collections.defaultdict(list)
-    with open(path) as f:
-        for row in csv.DictReader(f):
-            for key in ("switch", "port", "true_time_ps", "tod_seconds", "tod_nanoseconds"):
-                row[key] = int(row[key])
-            legs[(row["switch"], row["port"], row["direction"], row["frame_hash"])].append(row)
+    for row in pktstats_sim.read_wire_truth(path):
+        legs[(row["switch"], row["port"], row["direction"], row["frame_hash"])].append(row)
     return legs
 
 
@@ -126,9 +122,12 @@ def stamp_ns(stamp):
     return stamp[0] * 10**9 + stamp[1]
 
 
-def reading(row, add_ns=0):
-    """The truth's reading of a leg as a stamp holds it: 32-bit seconds, ns; plus add_ns."""
-    return (stamp_ns((row["tod_seconds"] % 2**32, row["tod_nanoseconds"])) + add_ns) % SECOND_MOD
+reading = pktstats_sim.wire_reading
+
+
+def reading_stamp(row, add_ns=0):
+    """The same as a stamp: (seconds, nanoseconds)."""
+    return divmod(reading(row, add_ns), 10**9)
 
 
 def signed_diff(a, b):
@@ -439,7 +438,7 @@ def expected_output(port, frame, fate, rx_row, tx_row, legs):
     headroom = frame[12:14] == b"\x89\xa2" and fate != "flood"
     if fate == "flood" or rx_row is None:
         return frame
-    rx = (reading(rx_row, LAST_BIT_NS if headroom else 0) // 10**9, reading(rx_row, LAST_BIT_NS if headroom else 0) % 10**9)
+    rx = reading_stamp(rx_row, LAST_BIT_NS if headroom else 0)
     if headroom:
         kind = frame[15] & 3
         if fate == "up" and (frame[14] != 0x01 or frame[15] not in (0x11, 0x12) or port == 1):
@@ -450,8 +449,7 @@ def expected_output(port, frame, fate, rx_row, tx_row, legs):
         out = F.with_stamp(out, 24, rx)
         if tx_row is None:
             return out
-        tx = reading(tx_row, LAST_BIT_NS)
-        return F.with_stamp(out, 32, (tx // 10**9, tx % 10**9))
+        return F.with_stamp(out, 32, reading_stamp(tx_row, LAST_BIT_NS))
     opcode = frame[15 + o]
     if fate == "up":
         if frame[14 + o] & 0x1f > 1:
@@ -461,8 +459,7 @@ def expected_output(port, frame, fate, rx_row, tx_row, legs):
     out = F.with_stamp(out, 26 + o, rx)
     if tx_row is None:
         return out
-    tx = reading(tx_row)
-    return F.with_stamp(out, 34 + o, (tx // 10**9, tx % 10**9))
+    return F.with_stamp(out, 34 + o, reading_stamp(tx_row))
 
 
 def run_responder(tap, simulator):
@@ -526,8 +523,8 @@ def run_responder(tap, simulator):
                 elif len(rows) != 1:
                     problems.append("%s: did not leave port 0 (%d tx lines)" % (what, len(rows)))
                 else:
-                    t = reading(rows[0], LAST_BIT_NS if frame[12:14] == b"\x89\xa2" else 0)
-                    expected[0][F.with_stamp(sent, offset, (t // 10**9, t % 10**9))] += 1
+                    t = reading_stamp(rows[0], LAST_BIT_NS if frame[12:14] == b"\x89\xa2" else 0)
+                    expected[0][F.with_stamp(sent, offset, t)] += 1
                 continue
             rx_rows = legs.get((0, port, "rx", fnv1a64(wire)), [])
             rx_row = rx_rows[0] if len(rx_rows) == 1 else None

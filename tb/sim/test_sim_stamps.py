@@ -27,7 +27,6 @@ stamp moves by exactly its correction.
 
 import argparse
 import collections
-import csv
 import os
 import shutil
 import sys
@@ -70,24 +69,8 @@ def configure(conn, k, corrected):
         conn.write(R["STAMP_TX_CORRECTION_%d" % p], tx & 0x3fffffff)
 
 
-def read_truth(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    for row in rows:
-        for key in ("switch", "port", "true_time_ps", "clock", "tod_seconds", "tod_nanoseconds",
-                    "length"):
-            row[key] = int(row[key])
-    return rows
-
-
 def ns(seconds, nanoseconds):
     return seconds * 10**9 + nanoseconds
-
-
-def reading(row, correction):
-    """The truth's reading of a line as a stamp holds it (32-bit seconds), corrected, in ns."""
-    value = ns(row["tod_seconds"] % 2**32, row["tod_nanoseconds"]) + correction
-    return value % (2**32 * 10**9)
 
 
 def check(tap, rows, corrected, what):
@@ -106,7 +89,7 @@ def check(tap, rows, corrected, what):
             problems.append("no hardware stamps on %s" % r)
             continue
         tx = ns(int(r["hw_tx_seconds"]), int(r["hw_tx_nanoseconds"]))
-        want_tx = reading(r, tx_corr)
+        want_tx = pktstats_sim.wire_reading(r, tx_corr)
         tx_error = max(tx_error, abs(tx - want_tx))
         if tx != want_tx:
             problems.append("switch %d port %d: TX stamp %d ns, truth %d ns (%s)" % (k, p, tx, want_tx, r))
@@ -125,7 +108,7 @@ def check(tap, rows, corrected, what):
             continue
         rx = ns(int(r["hw_rx_seconds"]), int(r["hw_rx_nanoseconds"]))
         in_corr = corrections(k, arrival["port"])[0] if corrected else 0
-        want_rx = reading(arrival, in_corr)
+        want_rx = pktstats_sim.wire_reading(arrival, in_corr)
         rx_error = max(rx_error, abs(rx - want_rx))
         if rx != want_rx:
             problems.append("switch %d: frame %s in on port %d at clock %d, out on port %d: RX stamp "
@@ -173,7 +156,7 @@ def run(tap, simulator, seed, corrected):
         tap.point(status == 0 and len(summaries) == 2 and drops > 0,
                   "%s: the run ends by --duration, exit 0, %d frames dropped by full queues"
                   % (what, drops), sim.log())
-        check(tap, read_truth(os.path.join(work, "wire.csv")), corrected, what)
+        check(tap, pktstats_sim.read_wire_truth(os.path.join(work, "wire.csv")), corrected, what)
     except Exception as error:  # a broken run is a failure, not a crash of the suite
         tap.point(False, what, repr(error))
     finally:

@@ -13,8 +13,11 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import oam_frames  # noqa: E402
 
 TSHARK_TIMEOUT = 120
 
@@ -24,12 +27,8 @@ def mac(text):
 
 
 def write_pcap(path, frames):
-    """A classic pcap (microsecond timestamps, Ethernet), readable by user nobody."""
-    with open(path, "wb") as out:
-        out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1))
-        for i, data in enumerate(frames):
-            out.write(struct.pack("<IIII", 1000 + i, 0, len(data), len(data)))
-            out.write(data)
+    """A classic pcap of the frames (tb/common/oam_frames.py), readable by user nobody."""
+    oam_frames.write_pcap(path, frames)
     os.chmod(path, 0o644)
 
 

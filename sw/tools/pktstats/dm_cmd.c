@@ -181,6 +181,19 @@ static const struct out_column two_way_columns[] = {
 	{"rx-timestamp-b", NULL, 20},
 };
 
+/* The keywords of a sender (two-way, one-way send), then its interface. */
+static int parse_and_open(struct cli *cli, int argc, char **argv, struct keyword *k, size_t n,
+			  const char *where, bool one_way, struct dm_options *o,
+			  struct oam_link *link)
+{
+	int status = keywords_parse(cli, argc, argv, k, n, where);
+	if (status == CLI_OK)
+		status = parse_send_options(cli, k, n, one_way, o);
+	if (status == CLI_OK)
+		status = open_link(cli, o, link);
+	return status;
+}
+
 static int dm_two_way(struct cli *cli, int argc, char **argv)
 {
 	struct keyword k[] = {
@@ -190,13 +203,9 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 	};
 	const size_t n = sizeof k / sizeof k[0];
 	struct dm_options o = {0};
-	int status = keywords_parse(cli, argc, argv, k, n, "dm two-way");
-	if (status == CLI_OK)
-		status = parse_send_options(cli, k, n, false, &o);
-	if (status != CLI_OK)
-		return status;
 	struct oam_link link;
-	if ((status = open_link(cli, &o, &link)) != CLI_OK)
+	int status = parse_and_open(cli, argc, argv, k, n, "dm two-way", false, &o, &link);
+	if (status != CLI_OK)
 		return status;
 	struct dmr_result *results = calloc(o.count, sizeof *results);
 	uint8_t *frame = malloc(DM_FRAME_MAX + 4);
@@ -377,13 +386,9 @@ static int dm_one_way_send(struct cli *cli, int argc, char **argv)
 	};
 	const size_t n = sizeof k / sizeof k[0];
 	struct dm_options o = {0};
-	int status = keywords_parse(cli, argc, argv, k, n, "dm one-way");
-	if (status == CLI_OK)
-		status = parse_send_options(cli, k, n, true, &o);
-	if (status != CLI_OK)
-		return status;
 	struct oam_link link;
-	if ((status = open_link(cli, &o, &link)) != CLI_OK)
+	int status = parse_and_open(cli, argc, argv, k, n, "dm one-way", true, &o, &link);
+	if (status != CLI_OK)
 		return status;
 	uint8_t *frame = malloc(DM_FRAME_MAX);
 	if (!frame) {

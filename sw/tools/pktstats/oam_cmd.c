@@ -38,14 +38,21 @@ static int parse_port_argument(const struct cli *cli, int argc, char **argv, boo
 	return CLI_OK;
 }
 
-static int oam_show(struct cli *cli, int argc, char **argv)
+/* show and clear: an optional `port N` and nothing else, then the device. */
+static int parse_ports_and_open(struct cli *cli, int argc, char **argv, unsigned *mask)
 {
-	unsigned mask;
-	int status = parse_port_argument(cli, argc, argv, false, &mask);
+	int status = parse_port_argument(cli, argc, argv, false, mask);
 	if (status == CLI_OK && argc > 2)
 		status = cli_usage(cli, "unexpected argument '%s'", argv[2]);
 	if (status == CLI_OK)
 		status = cli_open(cli, 0);
+	return status;
+}
+
+static int oam_show(struct cli *cli, int argc, char **argv)
+{
+	unsigned mask;
+	int status = parse_ports_and_open(cli, argc, argv, &mask);
 	if (status != CLI_OK)
 		return status;
 	struct pktstats_oam_port_config config[PKTSTATS_OAM_MAC_PORTS];
@@ -179,11 +186,7 @@ static int oam_set(struct cli *cli, int argc, char **argv)
 static int oam_clear(struct cli *cli, int argc, char **argv)
 {
 	unsigned mask;
-	int status = parse_port_argument(cli, argc, argv, false, &mask);
-	if (status == CLI_OK && argc > 2)
-		status = cli_usage(cli, "unexpected argument '%s'", argv[2]);
-	if (status == CLI_OK)
-		status = cli_open(cli, 0);
+	int status = parse_ports_and_open(cli, argc, argv, &mask);
 	if (status != CLI_OK)
 		return status;
 	for (unsigned p = 0; p < PKTSTATS_OAM_MAC_PORTS; p++) {

@@ -6,6 +6,7 @@
 #   make lint     Verilator -Wall lint of rtl/ (no waivers)
 #   make demo     the main job on the simulated switch (scripts/demo.sh)
 #   make demo-latency  frame delay and headroom measurement on two simulated switches
+#   make demo-isl  OpenKilda's ISL latencies of three simulated switches, into VictoriaMetrics
 #   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
 #                 link-delay engines and the whole core: utilisation
 #   make bench    benchmarks, figures printed
@@ -32,9 +33,12 @@ CFLAGS_WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmis
 CFLAGS_OPT ?= -O2 -g
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 INCLUDES := -Isw/driver/include
-# libnl-route-3 (collector resolution); deferred, so that it is asked after `make deps`
-LIBNL_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
-LIBNL_LIBS = $(shell pkg-config --libs libnl-route-3.0)
+# What libpktstats links: libnl-route-3 (collector resolution), libcrypto and jansson (the ISL
+# signature token); the CLI adds libcurl (`isl run` writes to a time-series database).
+# Deferred, so that they are asked after `make deps`.
+LIB_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0 libcrypto jansson)
+LIB_LIBS = $(shell pkg-config --libs libnl-route-3.0 libcrypto jansson)
+CLI_LIBS = $(LIB_LIBS) $(shell pkg-config --libs libcurl) -lpthread
 
 # ---------------------------------------------------------------------------------------------
 # Sources
@@ -59,7 +63,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency install
+.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl install
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
@@ -72,11 +76,11 @@ deps:
 
 $(BUILD)/obj/%.o: sw/driver/src/%.c $(LIB_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(LIBNL_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(LIB_CFLAGS) -c $< -o $@
 
 $(BUILD)/asan/obj/%.o: sw/driver/src/%.c $(LIB_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(LIBNL_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(LIB_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -88,7 +92,7 @@ $(LIB_ASAN): $(LIB_OBJ_ASAN)
 
 $(BUILD)/asan/test/%: sw/driver/test/%.c $(LIB_ASAN) $(LIB_HEADERS) $(wildcard sw/driver/test/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) $(LIB_LIBS) -o $@
 
 # test_device_sim and test_control_sim run the real simulator (they skip when there is none).
 $(BUILD)/asan/test/test_device_sim $(BUILD)/asan/test/test_control_sim: | $(BUILD)/bin/pktstats-sim
@@ -144,7 +148,7 @@ $(BUILD)/asan/tb/sim/test_sim_components: tb/sim/test_sim_components.cpp $(SIM_C
 # Collector resolution through rtnetlink, run in network namespaces by tb/collector/test_collector.py.
 $(BUILD)/asan/tb/collector/resolve_collector: tb/collector/resolve_collector.c $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) $(LIBNL_LIBS) -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) $(LIB_LIBS) -o $@
 
 # The pktstats CLI (sw/tools/pktstats/, docs/cli.md), and its sanitized build for the tests.
 # tb/cli/stat_dump prints each stat packet of a pcap as one JSON line, for the CLI's system tests.
@@ -153,11 +157,11 @@ CLI_HEADERS := $(wildcard sw/tools/pktstats/*.h)
 
 $(BUILD)/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB) $(LIB_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(CLI_SRC) $(LIB) $(LIBNL_LIBS) -lpcap -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(CLI_SRC) $(LIB) $(CLI_LIBS) -lpcap -o $@
 
 $(BUILD)/asan/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(CLI_SRC) $(LIB_ASAN) $(LIBNL_LIBS) -lpcap -o $@
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(CLI_SRC) $(LIB_ASAN) $(CLI_LIBS) -lpcap -o $@
 
 $(BUILD)/asan/tb/cli/stat_dump: tb/cli/stat_dump.c $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -347,6 +351,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_oam_tools=$(PYTHON) tb/sim/test_sim_oam_tools.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_isl=$(PYTHON) tb/sim/test_sim_isl.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_isl_controller=$(PYTHON) tb/sim/test_sim_isl_controller.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
@@ -354,12 +359,14 @@ test: deps $(TEST_BINARIES)
 		"test_cli_decode=$(PYTHON) tb/cli/test_cli_decode.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_oam=$(PYTHON) tb/cli/test_cli_oam.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_oam_live=$(PYTHON) tb/cli/test_cli_oam_live.py $(BUILD)/asan/bin/pktstats" \
+		"test_cli_isl=$(PYTHON) tb/cli/test_cli_isl.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
 		"test_headroom_dissector=$(PYTHON) tb/wireshark/test_headroom_dissector.py $(BUILD)/asan/bin/pktstats" \
 		"test_cfm_dm=$(PYTHON) tb/wireshark/test_cfm_dm.py $(BUILD)/asan/bin/pktstats" \
 		"test_isl_frames=$(PYTHON) tb/common/test_isl_frames.py" \
+		"test_victoria=$(PYTHON) tb/common/test_victoria.py" \
 		"test_isl_dissector=$(PYTHON) tb/wireshark/test_isl_dissector.py" \
 		"test_doc_examples=$(PYTHON) tb/docs/test_doc_examples.py $(BUILD)" \
 		$(foreach t,$(FUZZ_TARGETS),"test_fuzz_$(t)=$(BUILD)/asan/tb/fuzz/replay_$(t) tb/fuzz/corpus/$(t) tb/fuzz/regressions/$(t)") \
@@ -421,6 +428,7 @@ bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 	@$(PYTHON) bench/bench_sim.py --sim $(BUILD)/bin/pktstats-sim \
 		--icarus-vvp $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp
 	@$(PYTHON) bench/bench_oam.py --sim $(BUILD)/bin/pktstats-sim
+	@$(PYTHON) bench/bench_isl.py --cli $(BUILD)/bin/pktstats
 	@$(PYTHON) bench/bench_decode.py --gen $(BUILD)/bench/decode/gen_stat_pcap \
 		--lib $(BUILD)/bench/decode/bench_decode_lib --cli $(BUILD)/bin/pktstats
 
@@ -433,6 +441,12 @@ demo: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 # tools on TAP interfaces in a network namespace of the demo's own (scripts/demo_latency.sh).
 demo-latency: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 	@scripts/demo_latency.sh $(BUILD)
+
+# OpenKilda's ISL latency measurement (docs/isl.md): `pktstats isl run` on a simulated triangle
+# of three switches, the round trips into a VictoriaMetrics on the loopback, in a network
+# namespace of the demo's own (scripts/demo_isl.sh): build/demo-isl/tsdb and the captures.
+demo-isl: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
+	@scripts/demo_isl.sh $(BUILD)
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library, its public headers, a
 # pkg-config file and the manual page.

@@ -11,6 +11,7 @@ packages=(
 	clang libclang-rt-14-dev
 	groff-base man-db socat
 	iputils-arping less
+	libssl-dev libjansson-dev libcurl4-openssl-dev victoria-metrics
 )
 
 missing=()

@@ -160,6 +160,7 @@ int oam_link_open(struct oam_link *link, const char *ifname, char *error, size_t
 		memcpy(link->mac, ifr.ifr_hwaddr.sa_data, 6);
 	int one = 1;
 	setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof one);
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
 	struct sockaddr_ll address = {
 		.sll_family = AF_PACKET,
 		.sll_protocol = htons(ETH_P_ALL),
@@ -196,25 +197,14 @@ int oam_link_send(struct oam_link *link, const uint8_t *frame, size_t len)
 	return (size_t)sent == len ? 0 : -EIO;
 }
 
-int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t deadline_ns)
+int oam_link_read(struct oam_link *link, uint8_t *buf, size_t size, int64_t *realtime_ns)
 {
 	for (;;) {
-		int64_t left = deadline_ns - monotonic_ns();
-		if (left <= 0)
-			return 0;
-		struct pollfd p = {.fd = link->fd, .events = POLLIN};
-		int ready = poll(&p, 1, (int)((left + 999999) / 1000000));
-		if (ready < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (ready == 0)
-			continue; /* the deadline is checked above */
 		struct sockaddr_ll from;
 		union {
 			struct cmsghdr header;
-			char space[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+			char space[CMSG_SPACE(sizeof(struct tpacket_auxdata)) +
+				   CMSG_SPACE(sizeof(struct timespec))];
 		} control;
 		struct iovec iov = {.iov_base = buf + 4, .iov_len = size > 4 ? size - 4 : 0};
 		struct msghdr msg = {
@@ -227,16 +217,24 @@ int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t d
 		};
 		ssize_t got = recvmsg(link->fd, &msg, MSG_DONTWAIT);
 		if (got < 0) {
-			if (errno == EAGAIN || errno == EINTR)
+			if (errno == EINTR)
 				continue;
-			return -errno;
+			return errno == EAGAIN ? 0 : -errno;
 		}
 		if (from.sll_pkttype == PACKET_OUTGOING)
 			continue;
 		size_t len = (size_t)got;
 		bool tagged = false;
 		uint16_t tci = 0, tpid = ETH_P_8021Q;
+		if (realtime_ns)
+			*realtime_ns = 0;
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS &&
+			    realtime_ns) {
+				struct timespec t;
+				memcpy(&t, CMSG_DATA(c), sizeof t);
+				*realtime_ns = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+			}
 			if (c->cmsg_level != SOL_PACKET || c->cmsg_type != PACKET_AUXDATA)
 				continue;
 			struct tpacket_auxdata aux;
@@ -263,6 +261,27 @@ int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t d
 		}
 		memmove(buf + 12, buf + 16, len - 12);
 		return (int)len;
+	}
+}
+
+int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t deadline_ns)
+{
+	for (;;) {
+		int64_t left = deadline_ns - monotonic_ns();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = {.fd = link->fd, .events = POLLIN};
+		int ready = poll(&p, 1, (int)((left + 999999) / 1000000));
+		if (ready < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (ready == 0)
+			continue; /* the deadline is checked above */
+		int got = oam_link_read(link, buf, size, NULL);
+		if (got != 0)
+			return got;
 	}
 }
 

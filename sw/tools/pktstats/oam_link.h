@@ -59,6 +59,9 @@ int oam_link_send(struct oam_link *link, const uint8_t *frame, size_t len);
  * when the kernel took it out, waiting until deadline_ns (CLOCK_MONOTONIC). Returns its
  * length, 0 when the deadline passed, -errno on failure. */
 int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t deadline_ns);
+/* The same without waiting: the length of a frame that is there, 0 when none is. realtime_ns
+ * (when not NULL): when the kernel took it in (CLOCK_REALTIME, SO_TIMESTAMPNS; 0 if unknown). */
+int oam_link_read(struct oam_link *link, uint8_t *buf, size_t size, int64_t *realtime_ns);
 
 int64_t monotonic_ns(void);
 

@@ -8,7 +8,8 @@
 #   make demo-latency  frame delay and headroom measurement on two simulated switches
 #   make demo-isl  OpenKilda's ISL latencies of three simulated switches, into VictoriaMetrics
 #   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
-#                 link-delay engines and the whole core: utilisation
+#                 link-delay engines, the flow-latency monitor and exporter, and the whole core:
+#                 utilisation
 #   make bench    benchmarks, figures printed
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
 #   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
@@ -51,6 +52,8 @@ RTL_CORE := $(sort $(wildcard rtl/core/*.v))
 RTL_TIME := $(sort $(wildcard rtl/time/*.v))
 RTL_STAMP := $(sort $(wildcard rtl/stamp/*.v))
 RTL_OAM := $(sort $(wildcard rtl/oam/*.v))
+# The flow-latency monitor (docs/flowlat.md), not yet part of the core
+RTL_FLOWLAT := $(sort $(wildcard rtl/flowlat/*.v))
 RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_OAM) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
@@ -130,6 +133,9 @@ $(eval $(call verilator_harness,$(BUILD)/tb/time/test_time,time_base,$(RTL_TIME)
 # The metadata FIFO built small (8 entries, 5-bit tags) so that it runs full; -G and the
 # harness's constants must agree.
 $(eval $(call verilator_harness,$(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo,stamp_meta_fifo,rtl/stamp/stamp_meta_fifo.v,tb/stamp/test_stamp_meta_fifo.cpp,$(SANITIZE),$(LIB_ASAN),-GDEPTH_LOG2=3 -GTAG_WIDTH=5))
+# The harness's model hashes flows with zlib's crc32: -lz reaches the link after the objects.
+$(eval $(call verilator_harness,$(BUILD)/tb/flowlat/test_flowlat_core,flowlat_core,$(RTL_FLOWLAT),tb/flowlat/test_flowlat_core.cpp,$(SANITIZE) -lz,$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix,flowlat_ipfix,$(RTL_FLOWLAT),tb/flowlat/test_flowlat_ipfix.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/stamp/test_stamp,pktstats_core,$(RTL_ALL),tb/stamp/test_stamp.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/core/test_pktstats_core,pktstats_core,tb/core/pktstats_core.vlt $(RTL_ALL),tb/core/test_pktstats_core.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
@@ -221,12 +227,12 @@ sim-trace: $(BUILD)/bin/pktstats-sim-trace
 # sensitivity-entire-array notice is off: the lookup's always @* blocks read every word of their
 # tables on purpose (a performance note for Icarus, not a design problem).
 LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base stamp_block oam_block \
-	stamp_meta_fifo
+	stamp_meta_fifo flowlat_core flowlat_ipfix
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
-		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_ALL) || exit 1; \
-		$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s $$top -o /dev/null $(RTL_ALL) || exit 1; \
+		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_ALL) $(RTL_FLOWLAT) || exit 1; \
+		$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s $$top -o /dev/null $(RTL_ALL) $(RTL_FLOWLAT) || exit 1; \
 		echo "lint: $$top clean (verilator -Wall, iverilog -g2001)"; \
 	done
 
@@ -292,10 +298,20 @@ $(BUILD)/synth/pktstats_core.summary: $(RTL_ALL) scripts/synth.sh | deps
 synth-evcap: $(BUILD)/synth/evcap.summary
 	@cat $<
 
+# The flow-latency monitor and its IPFIX exporter, on their own until they join the core
+$(BUILD)/synth/flowlat_core.summary: $(RTL_FLOWLAT) scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh flowlat_core $(BUILD)/synth $(filter-out rtl/flowlat/flowlat_ipfix.v,$(RTL_FLOWLAT))
+
+$(BUILD)/synth/flowlat_ipfix.summary: rtl/flowlat/flowlat_ipfix.v scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh flowlat_ipfix $(BUILD)/synth rtl/flowlat/flowlat_ipfix.v
+
 synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary \
 		$(BUILD)/synth/stamp_block.summary $(BUILD)/synth/stamp_meta_fifo.summary \
 		$(BUILD)/synth/oam_block.summary $(BUILD)/synth/oam_steer.summary \
-		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/pktstats_core.summary
+		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/flowlat_core.summary \
+		$(BUILD)/synth/flowlat_ipfix.summary $(BUILD)/synth/pktstats_core.summary
 	@cat $^
 
 regmap:
@@ -315,6 +331,8 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/tb/switch_arbiter/test_switch_arbiter \
 	$(BUILD)/tb/switch_queues/test_switch_queues $(BUILD)/tb/core/test_pktstats_core \
 	$(BUILD)/tb/stamp/test_stamp $(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo \
+	$(BUILD)/tb/flowlat/test_flowlat_core \
+	$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix \
 	$(BUILD)/asan/tb/sim/test_sim_components $(BUILD)/bin/pktstats-sim \
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
@@ -340,6 +358,9 @@ test: deps $(TEST_BINARIES)
 		"test_pktstats_core=$(BUILD)/tb/core/test_pktstats_core" \
 		"test_stamp=$(BUILD)/tb/stamp/test_stamp" \
 		"test_stamp_meta_fifo=$(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo" \
+		"test_flowlat_core=$(BUILD)/tb/flowlat/test_flowlat_core" \
+		"test_flowlat_ipfix=$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix" \
+		"test_flowlat_ipfix_tshark=$(PYTHON) tb/flowlat/test_flowlat_ipfix.py $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix" \
 		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_collector=$(PYTHON) tb/collector/test_collector.py $(BUILD)/asan/tb/collector/resolve_collector $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
 	make gcc g++ pkg-config git python3 iproute2
 	verilator iverilog yosys ccache
-	libpcap-dev libnl-3-dev libnl-route-3-dev
+	libpcap-dev libnl-3-dev libnl-route-3-dev zlib1g-dev
 	tcpdump tshark gnuplot-nox
 	clang libclang-rt-14-dev
 	groff-base man-db socat

@@ -1,0 +1,410 @@
+/*
+ * flowlat_ipfix: the IPFIX exporter of the flow-latency monitor (RFC 7011, docs/flowlat.md).
+ * Takes the monitor's events and sends them as IPFIX messages in Ethernet/IPv4/UDP frames
+ * on an AXI4-Stream output (64 bits, byte k of a frame in byte k%8 of word k/8).
+ *
+ * A message is sent when the events waiting fill one (as many as the MTU allows, at most 64),
+ * when one has waited flush_timeout_us (counted from the oldest, or from the previous
+ * message when events were left over), or when the template is due (when export is enabled,
+ * every template_interval_s seconds of the time of day, and on command): then with the
+ * template set first. Frame, byte by byte (T: template set present, n records):
+ *
+ *    0  destination MAC        6  source MAC           12  0x0800
+ *   14  0x45 0x00  total length = 28 + 16 + 96T + (n ? 4 + 48n : 0)
+ *   18  identification (messages sent, low 16 bits)  20  0x4000 (DF)  22  TTL 64, UDP (17)
+ *   24  header checksum        26  source IP           30  destination IP
+ *   34  UDP source port        36  destination port    38  UDP length   40  checksum 0
+ *   42  IPFIX version 10       44  length (UDP length - 8)
+ *   46  export time (time of day, seconds)             50  sequence_number number (data records
+ *   54  observation domain ID                              sent before this message)
+ *   58  template set (T): set ID 2, length 96, template 256 with 15 fields:
+ *         observationTimeNanoseconds (325, 8)  sourceIPv4Address (8, 4)
+ *         destinationIPv4Address (12, 4)       protocolIdentifier (4, 1)
+ *         sourceTransportPort (7, 2)           destinationTransportPort (11, 2)
+ *         ingressInterface (10, 4)             egressInterface (14, 4)
+ *         and, enterprise-specific (PEN), residence time ns (1, 4, signed), event kind (2, 1:
+ *         1 absolute, 2 high, 3 low), flow group (3, 1), profile (4, 1), high (5, 4, ns),
+ *         low (6, 4, ns), queue occupancy (7, 4)
+ *   ..  data set (n > 0): set ID 256, length 4 + 48n, then n records of 48 bytes in the
+ *       template's order; observationTimeNanoseconds is the frame's TX stamp in NTP format
+ *       (seconds since 1900, 2^-32 s fraction)
+ *
+ * The time of day's seconds are taken as seconds since 1970 (UTC, as `pktstats time sync`
+ * sets them); NTP's seconds are those plus 2 208 988 800, modulo 2^32.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module flowlat_ipfix #(
+    // Clocks per microsecond (flush timeout)
+    parameter CLOCKS_PER_US = 125
+) (
+    input  wire         clk,
+    input  wire         rst,
+
+    // Events (flowlat_table's layout), the oldest first, and how many wait
+    input  wire [295:0] s_event,
+    input  wire         s_event_valid,
+    output reg          s_event_ready = 1'b0,
+    input  wire [6:0]   s_event_count,
+
+    // Time of day: seconds (low 32 bits): the messages' export time, the template's interval
+    input  wire [31:0]  tod_seconds,
+
+    // Configuration: export on, the headers, the observation domain, the PEN of the
+    // enterprise IEs, the template's interval (s, 0: only at start and on command), the
+    // transport MTU (bytes of IP packet, at least 200), the flush timeout (us)
+    input  wire         config_enable,
+    input  wire [47:0]  config_destination_mac,
+    input  wire [47:0]  config_source_mac,
+    input  wire [31:0]  config_source_ip,
+    input  wire [31:0]  config_destination_ip,
+    input  wire [15:0]  config_source_port,
+    input  wire [15:0]  config_destination_port,
+    input  wire [31:0]  config_observation_domain,
+    input  wire [31:0]  config_enterprise_number,
+    input  wire [15:0]  config_template_interval_s,
+    input  wire [15:0]  config_mtu,
+    input  wire [31:0]  config_flush_timeout_us,
+    // One-clock pulse: send the template with the next message, now
+    input  wire         command_send_template,
+
+    // The frames
+    output wire [63:0]  m_axis_tdata,
+    output wire [7:0]   m_axis_tkeep,
+    output wire         m_axis_tvalid,
+    input  wire         m_axis_tready,
+    output wire         m_axis_tlast,
+
+    // One-clock pulses for the counters: a message started, one with the template, a data
+    // record sent
+    output reg          count_message = 1'b0,
+    output reg          count_template = 1'b0,
+    output reg          count_record = 1'b0
+);
+
+localparam [15:0] TEMPLATE_ID = 16'd256;
+localparam [31:0] NTP_OFFSET = 32'd2208988800;  // 1970 - 1900 in seconds
+// 2^64 / 10^9, rounded: nanoseconds times this, over 2^32, is the 2^-32 s fraction
+localparam [34:0] FRACTION_PER_NS = 35'd18446744074;
+localparam [2:0] S_IDLE = 3'd0, S_PREFIX = 3'd1, S_RECORD = 3'd2, S_FLUSH = 3'd3;
+
+function [15:0] sum16;  // one's complement sum of two 16-bit words
+    input [15:0] a;
+    input [15:0] b;
+    reg   [16:0] s;
+    begin
+        s = {1'b0, a} + {1'b0, b};
+        sum16 = s[15:0] + {15'd0, s[16]};
+    end
+endfunction
+
+// ---------------------------------------------------------------------------------------------
+// When to send
+
+reg        was_enabled = 1'b0;
+reg        template_due = 1'b0;
+reg [31:0] template_second = 32'd0;   // the time of day's second when it was last sent
+reg [7:0]  prescale = 8'd0;
+reg [31:0] waited_us = 32'd0;         // since the oldest waiting event came
+
+// Records per message: what the MTU leaves after IP, UDP, IPFIX headers, the data set's
+// header and the template set when it goes, 48 bytes each, at most 64 (the event FIFO)
+wire [15:0] room_with = config_mtu >= 16'd192 ? config_mtu - 16'd144 : 16'd48;
+wire [15:0] room_without = config_mtu >= 16'd96 ? config_mtu - 16'd48 : 16'd48;
+wire [15:0] fit_with = room_with / 16'd48;
+wire [15:0] fit_without = room_without / 16'd48;
+wire [6:0]  max_with = fit_with > 16'd64 ? 7'd64 : fit_with[6:0];
+wire [6:0]  max_without = fit_without > 16'd64 ? 7'd64 : fit_without[6:0];
+wire [6:0]  max_records = template_due ? max_with : max_without;
+wire        timed_out = s_event_valid && waited_us >= config_flush_timeout_us;
+// Not in the clock export is enabled: the template is due from the next, and goes first
+wire        send_now = config_enable && was_enabled &&
+                       (template_due || s_event_count >= max_records || timed_out);
+
+// ---------------------------------------------------------------------------------------------
+// The message being sent
+
+reg  [2:0]  state = S_IDLE;
+reg         with_template = 1'b0;
+reg  [6:0]  records = 7'd0;        // in this message
+reg  [6:0]  records_left = 7'd0;
+reg  [4:0]  chunk = 5'd0;          // 8-byte chunk of the prefix or the record
+reg  [15:0] messages = 16'd0;
+reg  [31:0] sequence_number = 32'd0;      // data records sent before this message
+reg  [31:0] export_time = 32'd0;
+
+wire [15:0] data_bytes = records == 7'd0 ? 16'd0 : 16'd4 + {9'd0, records} * 16'd48;
+wire [15:0] ipfix_length = 16'd16 + (with_template ? 16'd96 : 16'd0) + data_bytes;
+wire [15:0] udp_length = ipfix_length + 16'd8;
+wire [15:0] ip_length = udp_length + 16'd20;
+
+// IPv4 header checksum over the ten 16-bit words
+wire [15:0] ip_sum = sum16(sum16(sum16(16'h4500, ip_length), sum16(messages, 16'h4000)),
+                           sum16(sum16(16'h4011, sum16(config_source_ip[31:16],
+                                                        config_source_ip[15:0])),
+                                 sum16(config_destination_ip[31:16],
+                                       config_destination_ip[15:0])));
+
+// The prefix: headers (58 bytes), the template set (96) when it goes, the data set's header
+// (4) when records go; bytes in order, byte 0 in bits 7:0
+wire [58*8-1:0] headers = {
+    config_observation_domain[7:0], config_observation_domain[15:8],
+    config_observation_domain[23:16], config_observation_domain[31:24],
+    sequence_number[7:0], sequence_number[15:8], sequence_number[23:16], sequence_number[31:24],
+    export_time[7:0], export_time[15:8], export_time[23:16], export_time[31:24],
+    ipfix_length[7:0], ipfix_length[15:8], 8'h0a, 8'h00,
+    16'h0000, udp_length[7:0], udp_length[15:8],
+    config_destination_port[7:0], config_destination_port[15:8],
+    config_source_port[7:0], config_source_port[15:8],
+    config_destination_ip[7:0], config_destination_ip[15:8], config_destination_ip[23:16],
+    config_destination_ip[31:24],
+    config_source_ip[7:0], config_source_ip[15:8], config_source_ip[23:16],
+    config_source_ip[31:24],
+    ~ip_sum[7:0], ~ip_sum[15:8], 8'd17, 8'd64, 8'h00, 8'h40,
+    messages[7:0], messages[15:8], ip_length[7:0], ip_length[15:8], 8'h00, 8'h45,
+    8'h00, 8'h08,
+    config_source_mac[7:0], config_source_mac[15:8], config_source_mac[23:16],
+    config_source_mac[31:24], config_source_mac[39:32], config_source_mac[47:40],
+    config_destination_mac[7:0], config_destination_mac[15:8], config_destination_mac[23:16],
+    config_destination_mac[31:24], config_destination_mac[39:32], config_destination_mac[47:40]};
+
+// An enterprise field specifier: {IE | 0x8000, length, PEN}, 8 bytes in order
+function [63:0] enterprise_field;
+    input [7:0]  element;
+    input [7:0]  length;
+    input [31:0] pen;
+    enterprise_field = {pen[7:0], pen[15:8], pen[23:16], pen[31:24], length, 8'h00, element,
+                        8'h80};
+endfunction
+
+// A standard field specifier: {IE, length}, 4 bytes in order
+function [31:0] field;
+    input [15:0] element;
+    input [7:0]  length;
+    field = {length, 8'h00, element[7:0], element[15:8]};
+endfunction
+
+wire [96*8-1:0] template_set = {
+    enterprise_field(8'd7, 8'd4, config_enterprise_number),
+    enterprise_field(8'd6, 8'd4, config_enterprise_number),
+    enterprise_field(8'd5, 8'd4, config_enterprise_number),
+    enterprise_field(8'd4, 8'd1, config_enterprise_number),
+    enterprise_field(8'd3, 8'd1, config_enterprise_number),
+    enterprise_field(8'd2, 8'd1, config_enterprise_number),
+    enterprise_field(8'd1, 8'd4, config_enterprise_number),
+    field(16'd14, 8'd4), field(16'd10, 8'd4), field(16'd11, 8'd2), field(16'd7, 8'd2),
+    field(16'd4, 8'd1), field(16'd12, 8'd4), field(16'd8, 8'd4), field(16'd325, 8'd8),
+    8'd15, 8'd0, TEMPLATE_ID[7:0], TEMPLATE_ID[15:8],   // template record header
+    8'd96, 8'd0, 8'd2, 8'd0};                            // set header: ID 2, length 96
+
+wire [31:0] data_set_header = {data_bytes[7:0], data_bytes[15:8], TEMPLATE_ID[7:0],
+                               TEMPLATE_ID[15:8]};
+
+// The prefix, 158 bytes at most (in 20 chunks of 8), and its length: 62, 154 or 158
+wire [160*8-1:0] prefix = with_template
+    ? (records != 7'd0 ? {16'd0, data_set_header, template_set, headers}
+                       : {16'd0, 32'd0, template_set, headers})
+    : {16'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, data_set_header, headers};
+wire [7:0] prefix_bytes = with_template ? (records != 7'd0 ? 8'd158 : 8'd154) : 8'd62;
+
+// The record of the event being sent (48 bytes in order)
+reg  [295:0] event_data = 296'd0;
+wire [31:0]  src_ip = event_data[31:0];
+wire [31:0]  dst_ip = event_data[63:32];
+wire [7:0]   protocol = event_data[71:64];
+wire [15:0]  sport = event_data[87:72];
+wire [15:0]  dport = event_data[103:88];
+wire [7:0]   ingress = {5'd0, event_data[106:104]};
+wire [7:0]   egress = {6'd0, event_data[108:107]};
+wire [31:0]  residence = event_data[140:109];
+wire [31:0]  tx_seconds = event_data[202:171];
+wire [29:0]  tx_nanoseconds = event_data[170:141];
+wire [31:0]  occupancy = {12'd0, event_data[222:203]};
+wire [31:0]  high = event_data[254:223];
+wire [31:0]  low = event_data[286:255];
+wire [7:0]   profile = {5'd0, event_data[289:287]};
+wire [7:0]   group = {4'd0, event_data[293:290]};
+wire [7:0]   kind = {6'd0, event_data[295:294]};
+// nanoseconds as a 2^-32 s fraction: ns * 2^64 / 10^9, divided by 2^32 rounded to the
+// nearest (ties to even)
+function [31:0] fraction_of;
+    input [29:0] ns;
+    reg   [63:0] product;
+    begin
+        product = {34'd0, ns} * {29'd0, FRACTION_PER_NS};
+        fraction_of = product[63:32] +
+                      {31'd0, product[31] && (|product[30:0] || product[32])};
+    end
+endfunction
+wire [31:0]  ntp_seconds = tx_seconds + NTP_OFFSET;
+wire [31:0]  ntp_fraction = fraction_of(tx_nanoseconds);
+
+function [31:0] bytes4;  // a 32-bit value's bytes in order
+    input [31:0] v;
+    bytes4 = {v[7:0], v[15:8], v[23:16], v[31:24]};
+endfunction
+
+wire [48*8-1:0] record_bytes = {
+    bytes4(occupancy), bytes4(low), bytes4(high), profile, group, kind, bytes4(residence),
+    bytes4({24'd0, egress}), bytes4({24'd0, ingress}), dport[7:0], dport[15:8],
+    sport[7:0], sport[15:8], protocol, bytes4(dst_ip), bytes4(src_ip),
+    bytes4(ntp_fraction), bytes4(ntp_seconds)};
+
+// ---------------------------------------------------------------------------------------------
+// The byte packer: chunks of up to 8 bytes in, 64-bit words out
+
+reg  [119:0] buffer = 120'd0;   // 15 bytes at most, the oldest in bits 7:0
+reg  [3:0]   held = 4'd0;       // bytes in buffer
+reg          flushing = 1'b0;   // all of the frame is in the buffer
+
+assign m_axis_tvalid = held >= 4'd8 || (flushing && held != 4'd0);
+assign m_axis_tdata = buffer[63:0];
+assign m_axis_tkeep = held >= 4'd8 ? 8'hff : ~(8'hff << held);
+assign m_axis_tlast = flushing && held <= 4'd8;
+
+wire       word_out = m_axis_tvalid && m_axis_tready;
+wire [3:0] kept = word_out ? (held >= 4'd8 ? held - 4'd8 : 4'd0) : held;
+wire [119:0] shifted = word_out ? {64'd0, buffer[119:64]} : buffer;
+
+// The chunk offered in this clock, and whether the packer takes it (room for 8 more)
+reg  [63:0] chunk_data;
+reg  [3:0]  chunk_bytes;
+wire [7:0]  prefix_left = prefix_bytes - {chunk, 3'd0};
+always @* begin
+    chunk_data = 64'd0;
+    chunk_bytes = 4'd0;
+    if (state == S_PREFIX) begin
+        chunk_data = prefix[64*chunk +: 64];
+        chunk_bytes = prefix_left >= 8'd8 ? 4'd8 : prefix_left[3:0];
+    end else if (state == S_RECORD) begin
+        chunk_data = record_bytes[64*chunk +: 64];
+        chunk_bytes = 4'd8;
+    end
+end
+wire take_chunk = chunk_bytes != 4'd0 && kept <= 4'd7;
+wire [119:0] chunk_placed = {56'd0, chunk_data} << {kept, 3'b000};
+wire [119:0] chunk_mask = ~({120{1'b1}} << {chunk_bytes, 3'b000}) << {kept, 3'b000};
+
+always @(posedge clk) begin
+    buffer <= take_chunk ? (shifted & ~chunk_mask) | (chunk_placed & chunk_mask) : shifted;
+    held <= take_chunk ? kept + chunk_bytes : kept;
+    if (rst) begin
+        held <= 4'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// The sequence_number of a message
+
+always @(posedge clk) begin
+    s_event_ready <= 1'b0;
+    count_message <= 1'b0;
+    count_template <= 1'b0;
+    count_record <= 1'b0;
+
+    // the template is due when export starts, every interval, and on command
+    was_enabled <= config_enable;
+    if (config_enable && !was_enabled)
+        template_due <= 1'b1;
+    if (command_send_template)
+        template_due <= 1'b1;
+    if (config_enable && config_template_interval_s != 16'd0 &&
+        tod_seconds - template_second >= {16'd0, config_template_interval_s})
+        template_due <= 1'b1;
+
+    // how long the oldest event has waited
+    if (prescale == CLOCKS_PER_US - 1) begin
+        prescale <= 8'd0;
+        if (s_event_valid && waited_us != 32'hffffffff)
+            waited_us <= waited_us + 32'd1;
+    end else begin
+        prescale <= prescale + 8'd1;
+    end
+    if (!s_event_valid)
+        waited_us <= 32'd0;
+
+    case (state)
+        S_IDLE: begin
+            if (send_now) begin
+                with_template <= template_due;
+                records <= s_event_count < max_records ? s_event_count : max_records;
+                records_left <= s_event_count < max_records ? s_event_count : max_records;
+                export_time <= tod_seconds;
+                waited_us <= 32'd0;
+                chunk <= 5'd0;
+                state <= S_PREFIX;
+                count_message <= 1'b1;
+                if (template_due) begin
+                    template_due <= 1'b0;
+                    template_second <= tod_seconds;
+                    count_template <= 1'b1;
+                end
+            end
+        end
+        S_PREFIX: begin
+            if (take_chunk) begin
+                chunk <= chunk + 5'd1;
+                if ({chunk, 3'd0} + 8'd8 >= prefix_bytes) begin
+                    chunk <= 5'd0;
+                    if (records_left != 7'd0) begin
+                        // the first record: its event leaves the FIFO
+                        event_data <= s_event;
+                        s_event_ready <= 1'b1;
+                        state <= S_RECORD;
+                    end else begin
+                        state <= S_FLUSH;
+                        flushing <= 1'b1;
+                    end
+                end
+            end
+        end
+        S_RECORD: begin
+            if (take_chunk) begin
+                chunk <= chunk + 5'd1;
+                if (chunk == 5'd5) begin
+                    chunk <= 5'd0;
+                    count_record <= 1'b1;
+                    records_left <= records_left - 7'd1;
+                    if (records_left != 7'd1) begin
+                        event_data <= s_event;
+                        s_event_ready <= 1'b1;
+                    end else begin
+                        state <= S_FLUSH;
+                        flushing <= 1'b1;
+                    end
+                end
+            end
+        end
+        S_FLUSH: begin
+            if (word_out && m_axis_tlast) begin
+                flushing <= 1'b0;
+                messages <= messages + 16'd1;
+                sequence_number <= sequence_number + {25'd0, records};
+                state <= S_IDLE;
+            end
+        end
+        default: state <= S_IDLE;
+    endcase
+
+    if (rst) begin
+        state <= S_IDLE;
+        flushing <= 1'b0;
+        template_due <= 1'b0;
+        was_enabled <= 1'b0;
+        waited_us <= 32'd0;
+        prescale <= 8'd0;
+        messages <= 16'd0;
+        sequence_number <= 32'd0;
+        s_event_ready <= 1'b0;
+        count_message <= 1'b0;
+        count_template <= 1'b0;
+        count_record <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

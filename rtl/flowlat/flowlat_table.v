@@ -1,0 +1,414 @@
+/*
+ * flowlat_table: the per-flow state of the flow-latency monitor and its events
+ * (docs/flowlat.md). Takes one record per monitored frame (flowlat_tap's), finds its flow
+ * group (flowlat_match), keeps the flow's state in a 4-way set-associative table in block
+ * RAM and raises an event when the flow's latency profile says so:
+ *
+ *   record --> match (rule, profile) --> hash of the 5-tuple (CRC-32, low SET_BITS bits)
+ *          --> read the set's 4 ways --> the flow's way, or a free one, or a stale one
+ *          --> update: count, last and largest residence, last seen; the profile's test
+ *          --> write the way back; an event to m_event
+ *
+ * Four clocks per record (IDLE, READ, COMPARE, UPDATE). Profiles (128 bits each, profile p in
+ * bits 128p+127 : 128p): high[31:0], low[63:32], min_interval_us[95:64], stateful[96] (ns,
+ * signed comparisons with the residence time):
+ *   - stateless (stateful 0): an ABSOLUTE event (kind 1) when the residence exceeds high, and
+ *     at least min_interval_us after the flow's previous ABSOLUTE event;
+ *   - stateful: a HIGH event (kind 2) when the residence exceeds high and the flow is not in
+ *     breach (it then is), a LOW event (kind 3) when it is below low while in breach (it then
+ *     is not).
+ *
+ * A flow that is new takes a free way of its set, else a stale one (not seen for more than
+ * idle_timeout_us: evicted, counted, also when it was in breach), else it is not monitored
+ * (table_full). A flow keeps its way while it is seen; its group follows the rules as they
+ * are when each frame passes. An event that finds m_event not ready is counted in
+ * events_lost; the flow's state changes all the same.
+ *
+ * Entry (ENTRY_WIDTH = 271): [0] valid, [104:1] key, [108:105] group, [109] breach,
+ * [141:110] last residence, [173:142] largest residence, [205:174] packets, [237:206] last
+ * seen (us), [269:238] last ABSOLUTE event (us), [270] an ABSOLUTE event was sent.
+ *
+ * Event (296 bits) = {kind[1:0], group[3:0], profile[2:0], low[31:0], high[31:0],
+ * record[222:0]}; the record's fields (flowlat_tap's layout): src_ip [31:0], dst_ip [63:32],
+ * protocol [71:64], sport [87:72], dport [103:88], ingress [106:104], egress [108:107],
+ * residence [140:109], tx_stamp [202:141], occupancy [222:203].
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module flowlat_table #(
+    // log2 of the number of sets (4 ways each): 11 gives 8192 flows
+    parameter SET_BITS = 11,
+    // Clocks per microsecond (the flows' clock of last seen and event intervals)
+    parameter CLOCKS_PER_US = 125
+) (
+    input  wire          clk,
+    input  wire          rst,
+
+    // Records of monitored frames (flowlat_tap's layout)
+    input  wire [222:0]  s_record,
+    input  wire          s_record_valid,
+    output wire          s_record_ready,
+
+    // Configuration
+    input  wire          config_enable,          // 0: records are taken and ignored
+    input  wire [16*128-1:0] config_rules,       // flowlat_match's rules
+    input  wire [8*128-1:0]  config_profiles,
+    input  wire [31:0]   config_idle_timeout_us,
+
+    // Commands (one-clock pulses), taken when the table is idle: clear every flow (takes
+    // 2^SET_BITS clocks; also done after reset), look a flow up by its key
+    input  wire          command_clear,
+    input  wire          command_lookup,
+    input  wire [103:0]  lookup_key,             // {dport, sport, protocol, dst_ip, src_ip}
+
+    // The lookup's answer, valid from lookup_done (a pulse) to the next lookup
+    output reg           lookup_done = 1'b0,
+    output reg           lookup_found = 1'b0,
+    output reg  [3:0]    lookup_group = 4'd0,
+    output reg           lookup_breach = 1'b0,
+    output reg  [31:0]   lookup_last_residence = 32'd0,
+    output reg  [31:0]   lookup_max_residence = 32'd0,
+    output reg  [31:0]   lookup_packets = 32'd0,
+    output reg  [31:0]   lookup_last_seen_us = 32'd0,
+
+    // Status: clearing (records wait), and the microsecond clock of the table
+    output wire          status_clearing,
+    output reg  [31:0]   now_us = 32'd0,
+
+    // Events, pushed (m_event_valid, one clock) when m_event_ready
+    output reg  [295:0]  m_event = 296'd0,
+    output reg           m_event_valid = 1'b0,
+    input  wire          m_event_ready,
+
+    // One-clock pulses for the counters
+    output reg           count_monitored = 1'b0,  // a record of a matched flow was counted
+    output reg           count_unmatched = 1'b0,  // no rule matched
+    output reg           count_table_full = 1'b0, // a new flow found no way
+    output reg           count_evicted = 1'b0,    // a stale flow gave up its way
+    output reg           count_evicted_in_breach = 1'b0,
+    output reg           count_events = 1'b0,     // an event was pushed
+    output reg           count_events_lost = 1'b0 // an event found m_event not ready
+);
+
+localparam SETS = 1 << SET_BITS;
+localparam ENTRY_WIDTH = 271;
+localparam [1:0] KIND_ABSOLUTE = 2'd1, KIND_HIGH = 2'd2, KIND_LOW = 2'd3;
+localparam [2:0] S_CLEAR = 3'd0, S_IDLE = 3'd1, S_READ = 3'd2, S_COMPARE = 3'd3,
+                 S_UPDATE = 3'd4;
+
+// ---------------------------------------------------------------------------------------------
+// The microsecond clock
+
+reg [7:0] prescale = 8'd0;
+always @(posedge clk) begin
+    if (prescale == CLOCKS_PER_US - 1) begin
+        prescale <= 8'd0;
+        now_us <= now_us + 32'd1;
+    end else begin
+        prescale <= prescale + 8'd1;
+    end
+    if (rst) begin
+        prescale <= 8'd0;
+        now_us <= 32'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// The set of a flow: the low SET_BITS bits of the CRC-32 (IEEE 802.3, reflected, as zlib's
+// crc32) of its key's 13 bytes in network order: source address, destination address,
+// protocol, source port, destination port
+
+function [SET_BITS-1:0] set_of;
+    input [103:0] key;
+    reg   [103:0] bytes;  // byte 0 (first) in bits 7:0
+    reg   [31:0]  crc;
+    integer i;
+    begin
+        bytes = {key[95:88], key[103:96], key[79:72], key[87:80], key[71:64],
+                 key[39:32], key[47:40], key[55:48], key[63:56],
+                 key[7:0], key[15:8], key[23:16], key[31:24]};
+        crc = 32'hffffffff;
+        for (i = 0; i < 104; i = i + 1)
+            crc = (crc[0] ^ bytes[i]) ? ((crc >> 1) ^ 32'hedb88320) : (crc >> 1);
+        crc = ~crc;
+        set_of = crc[SET_BITS-1:0];
+    end
+endfunction
+
+// ---------------------------------------------------------------------------------------------
+// The four ways
+
+reg [ENTRY_WIDTH-1:0] way0[0:SETS-1];
+reg [ENTRY_WIDTH-1:0] way1[0:SETS-1];
+reg [ENTRY_WIDTH-1:0] way2[0:SETS-1];
+reg [ENTRY_WIDTH-1:0] way3[0:SETS-1];
+reg [ENTRY_WIDTH-1:0] read0 = {ENTRY_WIDTH{1'b0}}, read1 = {ENTRY_WIDTH{1'b0}},
+                      read2 = {ENTRY_WIDTH{1'b0}}, read3 = {ENTRY_WIDTH{1'b0}};
+reg [SET_BITS-1:0]    address = {SET_BITS{1'b0}};
+reg [3:0]             write_ways = 4'd0;
+reg [ENTRY_WIDTH-1:0] write_entry = {ENTRY_WIDTH{1'b0}};
+
+always @(posedge clk) begin
+    read0 <= way0[address];
+    read1 <= way1[address];
+    read2 <= way2[address];
+    read3 <= way3[address];
+    if (write_ways[0]) way0[address] <= write_entry;
+    if (write_ways[1]) way1[address] <= write_entry;
+    if (write_ways[2]) way2[address] <= write_entry;
+    if (write_ways[3]) way3[address] <= write_entry;
+end
+
+// ---------------------------------------------------------------------------------------------
+// The record being handled
+
+reg  [2:0]   state = S_CLEAR;
+reg          clear_pending = 1'b0;
+reg          lookup_pending = 1'b0;
+reg  [103:0] pending_key = 104'd0;
+reg          is_lookup = 1'b0;
+reg  [222:0] record = 223'd0;
+reg  [3:0]   group = 4'd0;
+reg  [2:0]   profile = 3'd0;
+
+wire         match_hit;
+wire [3:0]   match_group;
+wire [2:0]   match_profile;
+
+flowlat_match #(
+    .RULES(16)
+) match (
+    .rules(config_rules),
+    .src_ip(s_record[31:0]),
+    .dst_ip(s_record[63:32]),
+    .protocol(s_record[71:64]),
+    .sport(s_record[87:72]),
+    .dport(s_record[103:88]),
+    .egress(s_record[108:107]),
+    .hit(match_hit),
+    .group(match_group),
+    .profile(match_profile)
+);
+
+assign s_record_ready = state == S_IDLE && !clear_pending && !lookup_pending;
+assign status_clearing = state == S_CLEAR;
+
+wire [103:0] key = record[103:0];
+wire signed [31:0] residence = record[140:109];
+wire [96:0] profile_config = config_profiles[128*profile +: 97];
+wire signed [31:0] high = profile_config[31:0];
+wire signed [31:0] low = profile_config[63:32];
+wire [31:0] min_interval_us = profile_config[95:64];
+wire stateful = profile_config[96];
+
+// COMPARE: which way
+// entry: {key, valid} (bits 104:0)
+function way_hit;
+    input [104:0] entry;
+    input [103:0] flow;
+    way_hit = entry[0] && entry[104:1] == flow;
+endfunction
+
+// valid, and last seen more than timeout ago
+function way_stale;
+    input         valid;
+    input [31:0]  last_seen;
+    input [31:0]  now;
+    input [31:0]  timeout;
+    way_stale = valid && now - last_seen > timeout;
+endfunction
+
+wire [3:0] hits = {way_hit(read3[104:0], key), way_hit(read2[104:0], key),
+                   way_hit(read1[104:0], key), way_hit(read0[104:0], key)};
+wire [3:0] frees = {!read3[0], !read2[0], !read1[0], !read0[0]};
+wire [3:0] stales = {way_stale(read3[0], read3[237:206], now_us, config_idle_timeout_us),
+                     way_stale(read2[0], read2[237:206], now_us, config_idle_timeout_us),
+                     way_stale(read1[0], read1[237:206], now_us, config_idle_timeout_us),
+                     way_stale(read0[0], read0[237:206], now_us, config_idle_timeout_us)};
+
+// The first of the ways whose bit is set (way 3 when none of 0..2 is)
+function [1:0] first_of;
+    input [2:0] bits;
+    first_of = bits[0] ? 2'd0 : bits[1] ? 2'd1 : bits[2] ? 2'd2 : 2'd3;
+endfunction
+
+// the flow's own way, else a free one, else a stale one
+wire [1:0] chosen_way = |hits ? first_of(hits[2:0]) : |frees ? first_of(frees[2:0])
+                                                         : first_of(stales[2:0]);
+wire [1:0] hit_way = first_of(hits[2:0]);
+// What the update needs of the chosen way: {last ABSOLUTE event and sent[270:238],
+// packets and largest residence[205:142], breach[109]}
+wire [97:0] update_fields[0:3];
+// What a lookup shows of the flow's way: bits 237:105 (group .. last seen)
+wire [132:0] lookup_fields[0:3];
+assign update_fields[0] = {read0[270:238], read0[205:142], read0[109]};
+assign update_fields[1] = {read1[270:238], read1[205:142], read1[109]};
+assign update_fields[2] = {read2[270:238], read2[205:142], read2[109]};
+assign update_fields[3] = {read3[270:238], read3[205:142], read3[109]};
+assign lookup_fields[0] = read0[237:105];
+assign lookup_fields[1] = read1[237:105];
+assign lookup_fields[2] = read2[237:105];
+assign lookup_fields[3] = read3[237:105];
+wire [97:0]  chosen_fields = update_fields[chosen_way];
+wire [132:0] hit_fields = lookup_fields[hit_way];
+reg [1:0]             way = 2'd0;
+reg                   found = 1'b0;     // the flow's own way
+reg                   placed = 1'b0;    // found, or a new flow got a way
+reg                   evicting = 1'b0;  // the new flow takes a stale flow's way
+// The fields of the chosen way the update needs
+reg        old_breach_bit = 1'b0, old_event_sent = 1'b0;
+reg [31:0] old_max = 32'd0, old_packets = 32'd0, old_last_event = 32'd0;
+
+// UPDATE: the new entry and the event
+wire        old_breach = found && old_breach_bit;
+wire        interval_passed = !(found && old_event_sent) ||
+                              now_us - old_last_event >= min_interval_us;
+wire        absolute = !stateful && residence > high && interval_passed;
+wire        rises = stateful && !old_breach && residence > high;
+wire        falls = stateful && old_breach && residence < low;
+wire        breach = rises ? 1'b1 : falls ? 1'b0 : old_breach;
+wire [1:0]  kind = absolute ? KIND_ABSOLUTE : rises ? KIND_HIGH : KIND_LOW;
+wire        event_now = absolute || rises || falls;
+wire [ENTRY_WIDTH-1:0] updated = {
+    absolute ? 1'b1 : found && old_event_sent,
+    absolute ? now_us : (found ? old_last_event : 32'd0),
+    now_us,
+    (found ? old_packets : 32'd0) + 32'd1,
+    (found && $signed(old_max) >= residence) ? old_max : residence,
+    residence,
+    breach,
+    group,
+    key,
+    1'b1};
+
+always @(posedge clk) begin
+    write_ways <= 4'd0;
+    lookup_done <= 1'b0;
+    m_event_valid <= 1'b0;
+    count_monitored <= 1'b0;
+    count_unmatched <= 1'b0;
+    count_table_full <= 1'b0;
+    count_evicted <= 1'b0;
+    count_evicted_in_breach <= 1'b0;
+    count_events <= 1'b0;
+    count_events_lost <= 1'b0;
+    if (command_clear)
+        clear_pending <= 1'b1;
+    if (command_lookup) begin
+        lookup_pending <= 1'b1;
+        pending_key <= lookup_key;
+    end
+
+    case (state)
+        S_CLEAR: begin
+            // address counts through the sets; a write to it clears the set
+            write_ways <= 4'b1111;
+            write_entry <= {ENTRY_WIDTH{1'b0}};
+            if (write_ways == 4'b1111) begin
+                if (&address) begin
+                    write_ways <= 4'd0;
+                    state <= S_IDLE;
+                end else begin
+                    address <= address + 1'b1;
+                end
+            end
+        end
+        S_IDLE: begin
+            if (clear_pending) begin
+                clear_pending <= 1'b0;
+                address <= {SET_BITS{1'b0}};
+                state <= S_CLEAR;
+            end else if (lookup_pending) begin
+                lookup_pending <= 1'b0;
+                is_lookup <= 1'b1;
+                record <= {119'd0, pending_key};
+                address <= set_of(pending_key);
+                state <= S_READ;
+            end else if (s_record_valid) begin
+                if (!config_enable) begin
+                    // taken and ignored
+                end else if (!match_hit) begin
+                    count_unmatched <= 1'b1;
+                end else begin
+                    is_lookup <= 1'b0;
+                    record <= s_record;
+                    group <= match_group;
+                    profile <= match_profile;
+                    address <= set_of(s_record[103:0]);
+                    state <= S_READ;
+                end
+            end
+        end
+        S_READ: state <= S_COMPARE;  // the ways of the set are read in this clock
+        S_COMPARE: begin
+            found <= |hits;
+            placed <= |(hits | frees | stales);
+            evicting <= !(|hits) && !(|frees) && |stales;
+            way <= chosen_way;
+            old_breach_bit <= chosen_fields[0];
+            old_max <= chosen_fields[32:1];
+            old_packets <= chosen_fields[64:33];
+            old_last_event <= chosen_fields[96:65];
+            old_event_sent <= chosen_fields[97];
+            if (is_lookup) begin
+                lookup_done <= 1'b1;
+                lookup_found <= |hits;
+                lookup_group <= hit_fields[3:0];
+                lookup_breach <= hit_fields[4];
+                lookup_last_residence <= hit_fields[36:5];
+                lookup_max_residence <= hit_fields[68:37];
+                lookup_packets <= hit_fields[100:69];
+                lookup_last_seen_us <= hit_fields[132:101];
+                state <= S_IDLE;
+            end else begin
+                state <= S_UPDATE;
+            end
+        end
+        S_UPDATE: begin
+            state <= S_IDLE;
+            if (!placed) begin
+                count_table_full <= 1'b1;
+            end else begin
+                count_monitored <= 1'b1;
+                count_evicted <= evicting;
+                count_evicted_in_breach <= evicting && old_breach_bit;
+                write_ways <= 4'd1 << way;
+                write_entry <= updated;
+                if (event_now) begin
+                    if (m_event_ready) begin
+                        m_event_valid <= 1'b1;
+                        m_event <= {kind, group, profile, low, high, record};
+                        count_events <= 1'b1;
+                    end else begin
+                        count_events_lost <= 1'b1;
+                    end
+                end
+            end
+        end
+        default: state <= S_IDLE;
+    endcase
+
+    if (rst) begin
+        state <= S_CLEAR;
+        address <= {SET_BITS{1'b0}};
+        write_ways <= 4'd0;
+        clear_pending <= 1'b0;
+        lookup_pending <= 1'b0;
+        lookup_done <= 1'b0;
+        m_event_valid <= 1'b0;
+        count_monitored <= 1'b0;
+        count_unmatched <= 1'b0;
+        count_table_full <= 1'b0;
+        count_evicted <= 1'b0;
+        count_evicted_in_breach <= 1'b0;
+        count_events <= 1'b0;
+        count_events_lost <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

@@ -52,9 +52,9 @@ RTL_CORE := $(sort $(wildcard rtl/core/*.v))
 RTL_TIME := $(sort $(wildcard rtl/time/*.v))
 RTL_STAMP := $(sort $(wildcard rtl/stamp/*.v))
 RTL_OAM := $(sort $(wildcard rtl/oam/*.v))
-# The flow-latency monitor (docs/flowlat.md), not yet part of the core
+# The flow-latency monitor and its IPFIX exporter (docs/flowlat.md)
 RTL_FLOWLAT := $(sort $(wildcard rtl/flowlat/*.v))
-RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_OAM) $(RTL_GEN)
+RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_OAM) $(RTL_FLOWLAT) $(RTL_GEN)
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -136,6 +136,7 @@ $(eval $(call verilator_harness,$(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo
 # The harness's model hashes flows with zlib's crc32: -lz reaches the link after the objects.
 $(eval $(call verilator_harness,$(BUILD)/tb/flowlat/test_flowlat_core,flowlat_core,$(RTL_FLOWLAT),tb/flowlat/test_flowlat_core.cpp,$(SANITIZE) -lz,$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix,flowlat_ipfix,$(RTL_FLOWLAT),tb/flowlat/test_flowlat_ipfix.cpp,$(SANITIZE),$(LIB_ASAN)))
+$(eval $(call verilator_harness,$(BUILD)/tb/flowlat_block/test_flowlat_block,flowlat_block,$(RTL_FLOWLAT) rtl/gen/flowlat_regs.v,tb/flowlat/test_flowlat_block.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/stamp/test_stamp,pktstats_core,$(RTL_ALL),tb/stamp/test_stamp.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/core/test_pktstats_core,pktstats_core,tb/core/pktstats_core.vlt $(RTL_ALL),tb/core/test_pktstats_core.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
@@ -227,12 +228,12 @@ sim-trace: $(BUILD)/bin/pktstats-sim-trace
 # sensitivity-entire-array notice is off: the lookup's always @* blocks read every word of their
 # tables on purpose (a performance note for Icarus, not a design problem).
 LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base stamp_block oam_block \
-	stamp_meta_fifo flowlat_core flowlat_ipfix
+	stamp_meta_fifo flowlat_core flowlat_ipfix flowlat_block
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
-		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_ALL) $(RTL_FLOWLAT) || exit 1; \
-		$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s $$top -o /dev/null $(RTL_ALL) $(RTL_FLOWLAT) || exit 1; \
+		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_ALL) || exit 1; \
+		$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s $$top -o /dev/null $(RTL_ALL) || exit 1; \
 		echo "lint: $$top clean (verilator -Wall, iverilog -g2001)"; \
 	done
 
@@ -298,20 +299,16 @@ $(BUILD)/synth/pktstats_core.summary: $(RTL_ALL) scripts/synth.sh | deps
 synth-evcap: $(BUILD)/synth/evcap.summary
 	@cat $<
 
-# The flow-latency monitor and its IPFIX exporter, on their own until they join the core
-$(BUILD)/synth/flowlat_core.summary: $(RTL_FLOWLAT) scripts/synth.sh | deps
+# The flow-latency monitor with its exporter and registers (counted in pktstats_core too)
+$(BUILD)/synth/flowlat_block.summary: $(RTL_FLOWLAT) rtl/gen/flowlat_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
-	scripts/synth.sh flowlat_core $(BUILD)/synth $(filter-out rtl/flowlat/flowlat_ipfix.v,$(RTL_FLOWLAT))
-
-$(BUILD)/synth/flowlat_ipfix.summary: rtl/flowlat/flowlat_ipfix.v scripts/synth.sh | deps
-	@mkdir -p $(@D)
-	scripts/synth.sh flowlat_ipfix $(BUILD)/synth rtl/flowlat/flowlat_ipfix.v
+	scripts/synth.sh flowlat_block $(BUILD)/synth $(RTL_FLOWLAT) rtl/gen/flowlat_regs.v
 
 synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary \
 		$(BUILD)/synth/stamp_block.summary $(BUILD)/synth/stamp_meta_fifo.summary \
 		$(BUILD)/synth/oam_block.summary $(BUILD)/synth/oam_steer.summary \
-		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/flowlat_core.summary \
-		$(BUILD)/synth/flowlat_ipfix.summary $(BUILD)/synth/pktstats_core.summary
+		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/flowlat_block.summary \
+		$(BUILD)/synth/pktstats_core.summary
 	@cat $^
 
 regmap:
@@ -333,6 +330,7 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/tb/stamp/test_stamp $(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo \
 	$(BUILD)/tb/flowlat/test_flowlat_core \
 	$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix \
+	$(BUILD)/tb/flowlat_block/test_flowlat_block \
 	$(BUILD)/asan/tb/sim/test_sim_components $(BUILD)/bin/pktstats-sim \
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
@@ -361,6 +359,7 @@ test: deps $(TEST_BINARIES)
 		"test_flowlat_core=$(BUILD)/tb/flowlat/test_flowlat_core" \
 		"test_flowlat_ipfix=$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix" \
 		"test_flowlat_ipfix_tshark=$(PYTHON) tb/flowlat/test_flowlat_ipfix.py $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix" \
+		"test_flowlat_block=$(BUILD)/tb/flowlat_block/test_flowlat_block" \
 		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_collector=$(PYTHON) tb/collector/test_collector.py $(BUILD)/asan/tb/collector/resolve_collector $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \
@@ -373,6 +372,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_oam_tools=$(PYTHON) tb/sim/test_sim_oam_tools.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_isl=$(PYTHON) tb/sim/test_sim_isl.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_isl_controller=$(PYTHON) tb/sim/test_sim_isl_controller.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
+		"test_sim_flowlat=$(PYTHON) tb/sim/test_sim_flowlat.py $(BUILD)/bin/pktstats-sim" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \

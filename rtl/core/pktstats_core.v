@@ -1,13 +1,14 @@
 /*
  * pktstats_core: the whole design without a board: the reference switch, event capture on its
  * output queues, the time-of-day clock, the wire timestamps of the MAC ports, the link-delay
- * engines (Y.1731 frame delay, headroom measurement), the identity block, and the register
+ * engines (Y.1731 frame delay, headroom measurement, OpenKilda's ISL round trip), the
+ * flow-latency monitor with its IPFIX exporter, the identity block, and the register
  * interconnect.
  * Board shells (fpga/<board>/) and the simulator (sim/) wrap this module.
  *
  *   registers (AXI4-Lite, 16-bit addresses)
  *     0x0000 identity (pktstats_id_regs)   0x1000 evcap   0x2000 switch   0x3000 time
- *     0x4000 stamp   0x5000 oam (docs/regmap.md)
+ *     0x4000 stamp   0x5000 oam   0x6000 flowlat (docs/regmap.md)
  *
  *   8 inputs --> switch_core ------------------------------> oam_block egress --> 8 outputs
  *      |   RX stamps |   | lookup -> oam_block steer -> queues |   (stamps written)
@@ -15,7 +16,9 @@
  *   stamp_block -----'   |                                     v   out of MAC ports 0..3
  *   (RX point)           |          stamp_block (TX point) --> m_axis_rx_timestamp, _valid,
  *     queue events v     | stat packets                        m_axis_tx_timestamp,
- *                 evcap -'                                     m_axis_residence_time
+ *                 evcap -+                                     m_axis_residence_time
+ *                        | IPFIX messages          frames leaving MAC ports 0..3, their
+ *               flowlat -'  <-------------------   residence times (flow-latency monitor)
  *
  * Ports 0..3 are the MAC ports, 4..7 the CPU ports; input i and output i are the same port.
  */
@@ -100,28 +103,28 @@ module pktstats_core #(
     input  wire          s_axil_rready
 );
 
-wire [6*12-1:0] block_axil_awaddr;
-wire [6*3-1:0] block_axil_awprot;
-wire [6*1-1:0] block_axil_awvalid;
-wire [6*1-1:0] block_axil_awready;
-wire [6*32-1:0] block_axil_wdata;
-wire [6*4-1:0] block_axil_wstrb;
-wire [6*1-1:0] block_axil_wvalid;
-wire [6*1-1:0] block_axil_wready;
-wire [6*2-1:0] block_axil_bresp;
-wire [6*1-1:0] block_axil_bvalid;
-wire [6*1-1:0] block_axil_bready;
-wire [6*12-1:0] block_axil_araddr;
-wire [6*3-1:0] block_axil_arprot;
-wire [6*1-1:0] block_axil_arvalid;
-wire [6*1-1:0] block_axil_arready;
-wire [6*32-1:0] block_axil_rdata;
-wire [6*2-1:0] block_axil_rresp;
-wire [6*1-1:0] block_axil_rvalid;
-wire [6*1-1:0] block_axil_rready;
+wire [7*12-1:0] block_axil_awaddr;
+wire [7*3-1:0] block_axil_awprot;
+wire [7*1-1:0] block_axil_awvalid;
+wire [7*1-1:0] block_axil_awready;
+wire [7*32-1:0] block_axil_wdata;
+wire [7*4-1:0] block_axil_wstrb;
+wire [7*1-1:0] block_axil_wvalid;
+wire [7*1-1:0] block_axil_wready;
+wire [7*2-1:0] block_axil_bresp;
+wire [7*1-1:0] block_axil_bvalid;
+wire [7*1-1:0] block_axil_bready;
+wire [7*12-1:0] block_axil_araddr;
+wire [7*3-1:0] block_axil_arprot;
+wire [7*1-1:0] block_axil_arvalid;
+wire [7*1-1:0] block_axil_arready;
+wire [7*32-1:0] block_axil_rdata;
+wire [7*2-1:0] block_axil_rresp;
+wire [7*1-1:0] block_axil_rvalid;
+wire [7*1-1:0] block_axil_rready;
 
 common_axil_interconnect #(
-    .SLAVE_COUNT(6),
+    .SLAVE_COUNT(7),
     .ADDR_WIDTH(16)
 ) interconnect_inst (
     .clk(clk),
@@ -197,6 +200,19 @@ wire            stat_tvalid;
 wire            stat_tready;
 wire            stat_tlast;
 wire [7:0]      stat_tuser;
+wire [63:0]     evcap_stat_tdata;
+wire [7:0]      evcap_stat_tkeep;
+wire            evcap_stat_tvalid;
+wire            evcap_stat_tready;
+wire            evcap_stat_tlast;
+wire [7:0]      evcap_stat_tuser;
+wire [63:0]     ipfix_tdata;
+wire [7:0]      ipfix_tkeep;
+wire            ipfix_tvalid;
+wire            ipfix_tready;
+wire            ipfix_tlast;
+wire [7:0]      ipfix_tuser;
+wire [4*3-1:0]  output_ingress;
 wire [7:0]      queue_arrival;
 wire [8*16-1:0] queue_arrival_length;
 wire [7:0]      queue_departure;
@@ -242,12 +258,12 @@ evcap #(
     .queue_drop(queue_drop),
     .queue_drop_length(queue_drop_length),
     .queue_occupancy(queue_occupancy),
-    .m_axis_tdata(stat_tdata),
-    .m_axis_tkeep(stat_tkeep),
-    .m_axis_tvalid(stat_tvalid),
-    .m_axis_tready(stat_tready),
-    .m_axis_tlast(stat_tlast),
-    .m_axis_tuser(stat_tuser),
+    .m_axis_tdata(evcap_stat_tdata),
+    .m_axis_tkeep(evcap_stat_tkeep),
+    .m_axis_tvalid(evcap_stat_tvalid),
+    .m_axis_tready(evcap_stat_tready),
+    .m_axis_tlast(evcap_stat_tlast),
+    .m_axis_tuser(evcap_stat_tuser),
     .s_axil_awaddr(block_axil_awaddr[12*1 +: 12]),
     .s_axil_awprot(block_axil_awprot[3*1 +: 3]),
     .s_axil_awvalid(block_axil_awvalid[1*1 +: 1]),
@@ -270,6 +286,31 @@ evcap #(
     .timer(timer)
 );
 
+// The switch's own frames: evcap's stat packets and the flow-latency monitor's IPFIX messages,
+// whole frames taking turns, onto the stat path
+switch_stat_merge stat_merge_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_a_tdata(evcap_stat_tdata),
+    .s_a_tkeep(evcap_stat_tkeep),
+    .s_a_tvalid(evcap_stat_tvalid),
+    .s_a_tready(evcap_stat_tready),
+    .s_a_tlast(evcap_stat_tlast),
+    .s_a_tuser(evcap_stat_tuser),
+    .s_b_tdata(ipfix_tdata),
+    .s_b_tkeep(ipfix_tkeep),
+    .s_b_tvalid(ipfix_tvalid),
+    .s_b_tready(ipfix_tready),
+    .s_b_tlast(ipfix_tlast),
+    .s_b_tuser(ipfix_tuser),
+    .m_tdata(stat_tdata),
+    .m_tkeep(stat_tkeep),
+    .m_tvalid(stat_tvalid),
+    .m_tready(stat_tready),
+    .m_tlast(stat_tlast),
+    .m_tuser(stat_tuser)
+);
+
 switch_core #(
     .TABLE_SIZE(TABLE_SIZE),
     .AGE_TICK_CYCLES(AGE_TICK_CYCLES),
@@ -290,6 +331,7 @@ switch_core #(
     .s_axis_meta(stamp_meta),
     .m_axis_meta(output_meta),
     .m_axis_meta_valid(output_meta_valid),
+    .m_axis_ingress(output_ingress),
     .m_steer_tdata(steer_in_tdata),
     .m_steer_tkeep(steer_in_tkeep),
     .m_steer_tvalid(steer_in_tvalid),
@@ -472,6 +514,50 @@ oam_block oam_inst (
     .s_axil_rresp(block_axil_rresp[2*5 +: 2]),
     .s_axil_rvalid(block_axil_rvalid[1*5 +: 1]),
     .s_axil_rready(block_axil_rready[1*5 +: 1])
+);
+
+// The flow-latency monitor (docs/flowlat.md): it watches the frames leaving the MAC ports, with
+// their residence times, ingress ports and queue occupancies, and sends its events as IPFIX
+// messages through the stat path
+
+flowlat_block flowlat_inst (
+    .clk(clk),
+    .rst(rst),
+    .tap_tdata(m_axis_tdata[0 +: 4*64]),
+    .tap_tvalid(m_axis_tvalid[3:0]),
+    .tap_tready(m_axis_tready[3:0]),
+    .tap_tlast(m_axis_tlast[3:0]),
+    .residence(m_axis_residence_time),
+    .rx_valid(stamp_rx_valid),
+    .tx_stamp(stamp_tx_stamp),
+    .ingress(output_ingress),
+    .occupancy(queue_occupancy[0 +: 4*20]),
+    .tod_seconds(tod_seconds[31:0]),
+    .m_axis_tdata(ipfix_tdata),
+    .m_axis_tkeep(ipfix_tkeep),
+    .m_axis_tvalid(ipfix_tvalid),
+    .m_axis_tready(ipfix_tready),
+    .m_axis_tlast(ipfix_tlast),
+    .m_axis_tuser(ipfix_tuser),
+    .s_axil_awaddr(block_axil_awaddr[12*6 +: 12]),
+    .s_axil_awprot(block_axil_awprot[3*6 +: 3]),
+    .s_axil_awvalid(block_axil_awvalid[1*6 +: 1]),
+    .s_axil_awready(block_axil_awready[1*6 +: 1]),
+    .s_axil_wdata(block_axil_wdata[32*6 +: 32]),
+    .s_axil_wstrb(block_axil_wstrb[4*6 +: 4]),
+    .s_axil_wvalid(block_axil_wvalid[1*6 +: 1]),
+    .s_axil_wready(block_axil_wready[1*6 +: 1]),
+    .s_axil_bresp(block_axil_bresp[2*6 +: 2]),
+    .s_axil_bvalid(block_axil_bvalid[1*6 +: 1]),
+    .s_axil_bready(block_axil_bready[1*6 +: 1]),
+    .s_axil_araddr(block_axil_araddr[12*6 +: 12]),
+    .s_axil_arprot(block_axil_arprot[3*6 +: 3]),
+    .s_axil_arvalid(block_axil_arvalid[1*6 +: 1]),
+    .s_axil_arready(block_axil_arready[1*6 +: 1]),
+    .s_axil_rdata(block_axil_rdata[32*6 +: 32]),
+    .s_axil_rresp(block_axil_rresp[2*6 +: 2]),
+    .s_axil_rvalid(block_axil_rvalid[1*6 +: 1]),
+    .s_axil_rready(block_axil_rready[1*6 +: 1])
 );
 
 endmodule

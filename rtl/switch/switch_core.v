@@ -61,6 +61,9 @@ module switch_core #(
     // stat packets and frames with neither an RX stamp nor a stamp field)
     output wire [8*94-1:0] m_axis_meta,
     output wire [7:0]      m_axis_meta_valid,
+    // The port the frame on m_axis of MAC port i (0..3) came in by (bits 3i+2:3i), kept with
+    // its metadata: valid with m_axis_meta_valid
+    output wire [4*3-1:0]  m_axis_ingress,
 
     // The lookup's frames, to the link-delay engines' steer: tuser = {source[2:0],
     // mask[7:0]}, meta {valid, stamp[61:0]} (the first word's on every word)
@@ -292,8 +295,8 @@ switch_output_queues #(
     .status_peak_occupancy(status_peak_occupancy)
 );
 
-// The metadata of the queues' frames, from commit to departure: only frames that have some
-// (an RX stamp, a stamp field) take an entry
+// The metadata of the queues' frames, and the port each came in by, from commit to departure:
+// only frames that have some metadata (an RX stamp, a stamp field) take an entry
 
 wire [7:0] meta_valid;
 wire [7:0] from_queue;
@@ -302,20 +305,38 @@ wire       steer_meta_present = s_steer_meta[62] || s_steer_meta[76:63] != 14'd0
 genvar q;
 generate
     for (q = 0; q < 8; q = q + 1) begin : meta
-        stamp_meta_fifo #(
-            .STAMP_WIDTH(94),
-            .DEPTH_LOG2(9),
-            .TAG_WIDTH(10)
-        ) fifo_inst (
-            .clk(clk),
-            .rst(rst),
-            .commit(queue_arrival[q]),
-            .s_valid(steer_meta_present),
-            .s_stamp(s_steer_meta),
-            .departure(queue_departure[q]),
-            .m_valid(meta_valid[q]),
-            .m_stamp(m_axis_meta[94*q +: 94])
-        );
+        if (q < 4) begin : mac
+            // a MAC port's queue keeps the ingress port too (the flow-latency monitor's)
+            stamp_meta_fifo #(
+                .STAMP_WIDTH(97),
+                .DEPTH_LOG2(9),
+                .TAG_WIDTH(10)
+            ) fifo_inst (
+                .clk(clk),
+                .rst(rst),
+                .commit(queue_arrival[q]),
+                .s_valid(steer_meta_present),
+                .s_stamp({s_steer_tuser[10:8], s_steer_meta}),
+                .departure(queue_departure[q]),
+                .m_valid(meta_valid[q]),
+                .m_stamp({m_axis_ingress[3*q +: 3], m_axis_meta[94*q +: 94]})
+            );
+        end else begin : cpu
+            stamp_meta_fifo #(
+                .STAMP_WIDTH(94),
+                .DEPTH_LOG2(9),
+                .TAG_WIDTH(10)
+            ) fifo_inst (
+                .clk(clk),
+                .rst(rst),
+                .commit(queue_arrival[q]),
+                .s_valid(steer_meta_present),
+                .s_stamp(s_steer_meta),
+                .departure(queue_departure[q]),
+                .m_valid(meta_valid[q]),
+                .m_stamp(m_axis_meta[94*q +: 94])
+            );
+        end
     end
 endgenerate
 

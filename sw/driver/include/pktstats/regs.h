@@ -15,1233 +15,1233 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PKTSTATS_MAGIC                                  0x504b5453u /* identity magic */
-#define PKTSTATS_IDENTITY                               PKTSTATS_ID_MAGIC /* register that reads PKTSTATS_MAGIC */
-#define PKTSTATS_DEVICE_GONE                            0xffffffffu /* what every read returns when the device is gone */
+#define PKTSTATS_MAGIC                                      0x504b5453u /* identity magic */
+#define PKTSTATS_IDENTITY                                   PKTSTATS_ID_MAGIC /* register that reads PKTSTATS_MAGIC */
+#define PKTSTATS_DEVICE_GONE                                0xffffffffu /* what every read returns when the device is gone */
 
 /*
  * Block id (pktstats_id_regs): Identity of the design. The driver checks magic first: a
  * wrong value means another device (or none: 0xffffffff).
  */
-#define PKTSTATS_ID_BASE                                0x00000000u
-#define PKTSTATS_ID_SIZE                                0x00001000u
+#define PKTSTATS_ID_BASE                                    0x00000000u
+#define PKTSTATS_ID_SIZE                                    0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "IDNT". */
-#define PKTSTATS_ID_TYPE                                0x00000000u
-#define PKTSTATS_ID_TYPE_VALUE                          0x49444e54u
+#define PKTSTATS_ID_TYPE                                    0x00000000u
+#define PKTSTATS_ID_TYPE_VALUE                              0x49444e54u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_ID_VERSION                             0x00000004u
-#define PKTSTATS_ID_VERSION_VALUE                       0x00010000u
+#define PKTSTATS_ID_VERSION                                 0x00000004u
+#define PKTSTATS_ID_VERSION_VALUE                           0x00010000u
 
 /* 0x008 magic (const, 32 bits): Identity magic, "PKTS". */
-#define PKTSTATS_ID_MAGIC                               0x00000008u
-#define PKTSTATS_ID_MAGIC_VALUE                         0x504b5453u
+#define PKTSTATS_ID_MAGIC                                   0x00000008u
+#define PKTSTATS_ID_MAGIC_VALUE                             0x504b5453u
 
 /* 0x00c design_version (const, 32 bits): Design version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_ID_DESIGN_VERSION                      0x0000000cu
-#define PKTSTATS_ID_DESIGN_VERSION_VALUE                0x00010000u
+#define PKTSTATS_ID_DESIGN_VERSION                          0x0000000cu
+#define PKTSTATS_ID_DESIGN_VERSION_VALUE                    0x00010000u
 
 /*
  * 0x010 git_hash (ro, 32 bits): First 32 bits of the git commit hash the bitstream was built
  * from (a top-level parameter).
  */
-#define PKTSTATS_ID_GIT_HASH                            0x00000010u
+#define PKTSTATS_ID_GIT_HASH                                0x00000010u
 
 /*
  * Block evcap (evcap_regs): Event capture: configuration of the capture and of the stat
  * packet headers, timer, counters.
  */
-#define PKTSTATS_EVCAP_BASE                             0x00001000u
-#define PKTSTATS_EVCAP_SIZE                             0x00001000u
+#define PKTSTATS_EVCAP_BASE                                 0x00001000u
+#define PKTSTATS_EVCAP_SIZE                                 0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "EVCP". */
-#define PKTSTATS_EVCAP_TYPE                             0x00001000u
-#define PKTSTATS_EVCAP_TYPE_VALUE                       0x45564350u
+#define PKTSTATS_EVCAP_TYPE                                 0x00001000u
+#define PKTSTATS_EVCAP_TYPE_VALUE                           0x45564350u
 
 /*
  * 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0 (major
  * 2: stat packet format version 2).
  */
-#define PKTSTATS_EVCAP_VERSION                          0x00001004u
-#define PKTSTATS_EVCAP_VERSION_VALUE                    0x00020000u
+#define PKTSTATS_EVCAP_VERSION                              0x00001004u
+#define PKTSTATS_EVCAP_VERSION_VALUE                        0x00020000u
 
 /* 0x008 control (rw, 32 bits): Capture control. */
-#define PKTSTATS_EVCAP_CONTROL                          0x00001008u
-#define PKTSTATS_EVCAP_CONTROL_RESET                    0x00000000u
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_SHIFT             0
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_WIDTH             1
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_MASK              0x00000001u
-#define PKTSTATS_EVCAP_CONTROL_ENABLE_RESET             0x00000000u
+#define PKTSTATS_EVCAP_CONTROL                              0x00001008u
+#define PKTSTATS_EVCAP_CONTROL_RESET                        0x00000000u
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_SHIFT                 0
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_WIDTH                 1
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_MASK                  0x00000001u
+#define PKTSTATS_EVCAP_CONTROL_ENABLE_RESET                 0x00000000u
 
 /* 0x00c command (pulse, 32 bits): Commands: write 1 to a bit to act once. Reads return 0. */
-#define PKTSTATS_EVCAP_COMMAND                          0x0000100cu
-#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_SHIFT        0
-#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_WIDTH        1
-#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_MASK         0x00000001u
-#define PKTSTATS_EVCAP_COMMAND_FLUSH_SHIFT              1
-#define PKTSTATS_EVCAP_COMMAND_FLUSH_WIDTH              1
-#define PKTSTATS_EVCAP_COMMAND_FLUSH_MASK               0x00000002u
+#define PKTSTATS_EVCAP_COMMAND                              0x0000100cu
+#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_SHIFT            0
+#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_WIDTH            1
+#define PKTSTATS_EVCAP_COMMAND_TIMER_RESET_MASK             0x00000001u
+#define PKTSTATS_EVCAP_COMMAND_FLUSH_SHIFT                  1
+#define PKTSTATS_EVCAP_COMMAND_FLUSH_WIDTH                  1
+#define PKTSTATS_EVCAP_COMMAND_FLUSH_MASK                   0x00000002u
 
 /*
  * 0x010 resolution (rw, 32 bits): Timer resolution exponent c: one tick is 8 ns << c.
  * Changing it closes the current packet.
  */
-#define PKTSTATS_EVCAP_RESOLUTION                       0x00001010u
-#define PKTSTATS_EVCAP_RESOLUTION_SHIFT                 0
-#define PKTSTATS_EVCAP_RESOLUTION_WIDTH                 3
-#define PKTSTATS_EVCAP_RESOLUTION_MASK                  0x00000007u
-#define PKTSTATS_EVCAP_RESOLUTION_RESET                 0x00000000u
+#define PKTSTATS_EVCAP_RESOLUTION                           0x00001010u
+#define PKTSTATS_EVCAP_RESOLUTION_SHIFT                     0
+#define PKTSTATS_EVCAP_RESOLUTION_WIDTH                     3
+#define PKTSTATS_EVCAP_RESOLUTION_MASK                      0x00000007u
+#define PKTSTATS_EVCAP_RESOLUTION_RESET                     0x00000000u
 
 /*
  * 0x014 queue_mask (rw, 32 bits): Output queues to watch. Changing it closes the current
  * packet.
  */
-#define PKTSTATS_EVCAP_QUEUE_MASK                       0x00001014u
-#define PKTSTATS_EVCAP_QUEUE_MASK_SHIFT                 0
-#define PKTSTATS_EVCAP_QUEUE_MASK_WIDTH                 8
-#define PKTSTATS_EVCAP_QUEUE_MASK_MASK                  0x000000ffu
-#define PKTSTATS_EVCAP_QUEUE_MASK_RESET                 0x000000ffu
+#define PKTSTATS_EVCAP_QUEUE_MASK                           0x00001014u
+#define PKTSTATS_EVCAP_QUEUE_MASK_SHIFT                     0
+#define PKTSTATS_EVCAP_QUEUE_MASK_WIDTH                     8
+#define PKTSTATS_EVCAP_QUEUE_MASK_MASK                      0x000000ffu
+#define PKTSTATS_EVCAP_QUEUE_MASK_RESET                     0x000000ffu
 
 /*
  * 0x018 event_mask (rw, 32 bits): Event types to capture. Changing it closes the current
  * packet.
  */
-#define PKTSTATS_EVCAP_EVENT_MASK                       0x00001018u
-#define PKTSTATS_EVCAP_EVENT_MASK_SHIFT                 0
-#define PKTSTATS_EVCAP_EVENT_MASK_WIDTH                 3
-#define PKTSTATS_EVCAP_EVENT_MASK_MASK                  0x00000007u
-#define PKTSTATS_EVCAP_EVENT_MASK_RESET                 0x00000007u
+#define PKTSTATS_EVCAP_EVENT_MASK                           0x00001018u
+#define PKTSTATS_EVCAP_EVENT_MASK_SHIFT                     0
+#define PKTSTATS_EVCAP_EVENT_MASK_WIDTH                     3
+#define PKTSTATS_EVCAP_EVENT_MASK_MASK                      0x00000007u
+#define PKTSTATS_EVCAP_EVENT_MASK_RESET                     0x00000007u
 
 /* 0x01c output_ports (rw, 32 bits): Switch output ports the stat packets are sent from. */
-#define PKTSTATS_EVCAP_OUTPUT_PORTS                     0x0000101cu
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_SHIFT               0
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_WIDTH               8
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_MASK                0x000000ffu
-#define PKTSTATS_EVCAP_OUTPUT_PORTS_RESET               0x00000000u
+#define PKTSTATS_EVCAP_OUTPUT_PORTS                         0x0000101cu
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_SHIFT                   0
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_WIDTH                   8
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_MASK                    0x000000ffu
+#define PKTSTATS_EVCAP_OUTPUT_PORTS_RESET                   0x00000000u
 
 /* 0x020 destination_mac (rw, 48 bits): Ethernet destination address of the stat packets. */
-#define PKTSTATS_EVCAP_DESTINATION_MAC                  0x00001020u
-#define PKTSTATS_EVCAP_DESTINATION_MAC_LO               0x00001020u
-#define PKTSTATS_EVCAP_DESTINATION_MAC_HI               0x00001024u
-#define PKTSTATS_EVCAP_DESTINATION_MAC_SHIFT            0
-#define PKTSTATS_EVCAP_DESTINATION_MAC_WIDTH            48
-#define PKTSTATS_EVCAP_DESTINATION_MAC_MASK             UINT64_C(0xffffffffffff)
-#define PKTSTATS_EVCAP_DESTINATION_MAC_RESET            UINT64_C(0xffffffffffff)
+#define PKTSTATS_EVCAP_DESTINATION_MAC                      0x00001020u
+#define PKTSTATS_EVCAP_DESTINATION_MAC_LO                   0x00001020u
+#define PKTSTATS_EVCAP_DESTINATION_MAC_HI                   0x00001024u
+#define PKTSTATS_EVCAP_DESTINATION_MAC_SHIFT                0
+#define PKTSTATS_EVCAP_DESTINATION_MAC_WIDTH                48
+#define PKTSTATS_EVCAP_DESTINATION_MAC_MASK                 UINT64_C(0xffffffffffff)
+#define PKTSTATS_EVCAP_DESTINATION_MAC_RESET                UINT64_C(0xffffffffffff)
 
 /* 0x028 source_mac (rw, 48 bits): Ethernet source address of the stat packets. */
-#define PKTSTATS_EVCAP_SOURCE_MAC                       0x00001028u
-#define PKTSTATS_EVCAP_SOURCE_MAC_LO                    0x00001028u
-#define PKTSTATS_EVCAP_SOURCE_MAC_HI                    0x0000102cu
-#define PKTSTATS_EVCAP_SOURCE_MAC_SHIFT                 0
-#define PKTSTATS_EVCAP_SOURCE_MAC_WIDTH                 48
-#define PKTSTATS_EVCAP_SOURCE_MAC_MASK                  UINT64_C(0xffffffffffff)
-#define PKTSTATS_EVCAP_SOURCE_MAC_RESET                 UINT64_C(0x000000000000)
+#define PKTSTATS_EVCAP_SOURCE_MAC                           0x00001028u
+#define PKTSTATS_EVCAP_SOURCE_MAC_LO                        0x00001028u
+#define PKTSTATS_EVCAP_SOURCE_MAC_HI                        0x0000102cu
+#define PKTSTATS_EVCAP_SOURCE_MAC_SHIFT                     0
+#define PKTSTATS_EVCAP_SOURCE_MAC_WIDTH                     48
+#define PKTSTATS_EVCAP_SOURCE_MAC_MASK                      UINT64_C(0xffffffffffff)
+#define PKTSTATS_EVCAP_SOURCE_MAC_RESET                     UINT64_C(0x000000000000)
 
 /* 0x030 source_ip (rw, 32 bits): IPv4 source address of the stat packets. */
-#define PKTSTATS_EVCAP_SOURCE_IP                        0x00001030u
-#define PKTSTATS_EVCAP_SOURCE_IP_SHIFT                  0
-#define PKTSTATS_EVCAP_SOURCE_IP_WIDTH                  32
-#define PKTSTATS_EVCAP_SOURCE_IP_MASK                   0xffffffffu
-#define PKTSTATS_EVCAP_SOURCE_IP_RESET                  0x00000000u
+#define PKTSTATS_EVCAP_SOURCE_IP                            0x00001030u
+#define PKTSTATS_EVCAP_SOURCE_IP_SHIFT                      0
+#define PKTSTATS_EVCAP_SOURCE_IP_WIDTH                      32
+#define PKTSTATS_EVCAP_SOURCE_IP_MASK                       0xffffffffu
+#define PKTSTATS_EVCAP_SOURCE_IP_RESET                      0x00000000u
 
 /* 0x034 destination_ip (rw, 32 bits): IPv4 destination address of the stat packets. */
-#define PKTSTATS_EVCAP_DESTINATION_IP                   0x00001034u
-#define PKTSTATS_EVCAP_DESTINATION_IP_SHIFT             0
-#define PKTSTATS_EVCAP_DESTINATION_IP_WIDTH             32
-#define PKTSTATS_EVCAP_DESTINATION_IP_MASK              0xffffffffu
-#define PKTSTATS_EVCAP_DESTINATION_IP_RESET             0xffffffffu
+#define PKTSTATS_EVCAP_DESTINATION_IP                       0x00001034u
+#define PKTSTATS_EVCAP_DESTINATION_IP_SHIFT                 0
+#define PKTSTATS_EVCAP_DESTINATION_IP_WIDTH                 32
+#define PKTSTATS_EVCAP_DESTINATION_IP_MASK                  0xffffffffu
+#define PKTSTATS_EVCAP_DESTINATION_IP_RESET                 0xffffffffu
 
 /* 0x038 tos (rw, 32 bits): IPv4 type of service of the stat packets. */
-#define PKTSTATS_EVCAP_TOS                              0x00001038u
-#define PKTSTATS_EVCAP_TOS_SHIFT                        0
-#define PKTSTATS_EVCAP_TOS_WIDTH                        8
-#define PKTSTATS_EVCAP_TOS_MASK                         0x000000ffu
-#define PKTSTATS_EVCAP_TOS_RESET                        0x00000000u
+#define PKTSTATS_EVCAP_TOS                                  0x00001038u
+#define PKTSTATS_EVCAP_TOS_SHIFT                            0
+#define PKTSTATS_EVCAP_TOS_WIDTH                            8
+#define PKTSTATS_EVCAP_TOS_MASK                             0x000000ffu
+#define PKTSTATS_EVCAP_TOS_RESET                            0x00000000u
 
 /* 0x03c ttl (rw, 32 bits): IPv4 time to live of the stat packets. */
-#define PKTSTATS_EVCAP_TTL                              0x0000103cu
-#define PKTSTATS_EVCAP_TTL_SHIFT                        0
-#define PKTSTATS_EVCAP_TTL_WIDTH                        8
-#define PKTSTATS_EVCAP_TTL_MASK                         0x000000ffu
-#define PKTSTATS_EVCAP_TTL_RESET                        0x00000040u
+#define PKTSTATS_EVCAP_TTL                                  0x0000103cu
+#define PKTSTATS_EVCAP_TTL_SHIFT                            0
+#define PKTSTATS_EVCAP_TTL_WIDTH                            8
+#define PKTSTATS_EVCAP_TTL_MASK                             0x000000ffu
+#define PKTSTATS_EVCAP_TTL_RESET                            0x00000040u
 
 /* 0x040 udp_source_port (rw, 32 bits): UDP source port of the stat packets. */
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT                  0x00001040u
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_SHIFT            0
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_WIDTH            16
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_MASK             0x0000ffffu
-#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_RESET            0x00006999u
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT                      0x00001040u
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_SHIFT                0
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_WIDTH                16
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_MASK                 0x0000ffffu
+#define PKTSTATS_EVCAP_UDP_SOURCE_PORT_RESET                0x00006999u
 
 /* 0x044 udp_destination_port (rw, 32 bits): UDP destination port of the stat packets. */
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT             0x00001044u
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_SHIFT       0
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_WIDTH       16
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_MASK        0x0000ffffu
-#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_RESET       0x00006999u
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT                 0x00001044u
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_SHIFT           0
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_WIDTH           16
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_MASK            0x0000ffffu
+#define PKTSTATS_EVCAP_UDP_DESTINATION_PORT_RESET           0x00006999u
 
 /* 0x048 max_length (rw, 32 bits): Maximum IP total length of a stat packet, in bytes. */
-#define PKTSTATS_EVCAP_MAX_LENGTH                       0x00001048u
-#define PKTSTATS_EVCAP_MAX_LENGTH_SHIFT                 0
-#define PKTSTATS_EVCAP_MAX_LENGTH_WIDTH                 16
-#define PKTSTATS_EVCAP_MAX_LENGTH_MASK                  0x0000ffffu
-#define PKTSTATS_EVCAP_MAX_LENGTH_RESET                 0x000005dcu
+#define PKTSTATS_EVCAP_MAX_LENGTH                           0x00001048u
+#define PKTSTATS_EVCAP_MAX_LENGTH_SHIFT                     0
+#define PKTSTATS_EVCAP_MAX_LENGTH_WIDTH                     16
+#define PKTSTATS_EVCAP_MAX_LENGTH_MASK                      0x0000ffffu
+#define PKTSTATS_EVCAP_MAX_LENGTH_RESET                     0x000005dcu
 
 /*
  * 0x04c flush_timeout (rw, 32 bits): Longest time a stat packet stays open before it is
  * sent.
  */
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT                    0x0000104cu
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_SHIFT              0
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_WIDTH              32
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_MASK               0xffffffffu
-#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_RESET              0x0001e848u
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT                        0x0000104cu
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_SHIFT                  0
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_WIDTH                  32
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_MASK                   0xffffffffu
+#define PKTSTATS_EVCAP_FLUSH_TIMEOUT_RESET                  0x0001e848u
 
 /*
  * 0x050 timer (ro, 64 bits): Current timer: clock cycles of 8 ns since reset, timer reset or
  * timer load.
  */
-#define PKTSTATS_EVCAP_TIMER                            0x00001050u
-#define PKTSTATS_EVCAP_TIMER_LO                         0x00001050u
-#define PKTSTATS_EVCAP_TIMER_HI                         0x00001054u
+#define PKTSTATS_EVCAP_TIMER                                0x00001050u
+#define PKTSTATS_EVCAP_TIMER_LO                             0x00001050u
+#define PKTSTATS_EVCAP_TIMER_HI                             0x00001054u
 
 /*
  * 0x058 timer_preset (rw, 64 bits): Timer preset: writing the high word loads the timer with
  * the whole value.
  */
-#define PKTSTATS_EVCAP_TIMER_PRESET                     0x00001058u
-#define PKTSTATS_EVCAP_TIMER_PRESET_LO                  0x00001058u
-#define PKTSTATS_EVCAP_TIMER_PRESET_HI                  0x0000105cu
-#define PKTSTATS_EVCAP_TIMER_PRESET_SHIFT               0
-#define PKTSTATS_EVCAP_TIMER_PRESET_WIDTH               64
-#define PKTSTATS_EVCAP_TIMER_PRESET_MASK                UINT64_C(0xffffffffffffffff)
-#define PKTSTATS_EVCAP_TIMER_PRESET_RESET               UINT64_C(0x0000000000000000)
+#define PKTSTATS_EVCAP_TIMER_PRESET                         0x00001058u
+#define PKTSTATS_EVCAP_TIMER_PRESET_LO                      0x00001058u
+#define PKTSTATS_EVCAP_TIMER_PRESET_HI                      0x0000105cu
+#define PKTSTATS_EVCAP_TIMER_PRESET_SHIFT                   0
+#define PKTSTATS_EVCAP_TIMER_PRESET_WIDTH                   64
+#define PKTSTATS_EVCAP_TIMER_PRESET_MASK                    UINT64_C(0xffffffffffffffff)
+#define PKTSTATS_EVCAP_TIMER_PRESET_RESET                   UINT64_C(0x0000000000000000)
 
 /*
  * 0x060 events_missed (counter, 64 bits): Events lost because the record FIFO was full.
  * Write to clear.
  */
-#define PKTSTATS_EVCAP_EVENTS_MISSED                    0x00001060u
-#define PKTSTATS_EVCAP_EVENTS_MISSED_LO                 0x00001060u
-#define PKTSTATS_EVCAP_EVENTS_MISSED_HI                 0x00001064u
+#define PKTSTATS_EVCAP_EVENTS_MISSED                        0x00001060u
+#define PKTSTATS_EVCAP_EVENTS_MISSED_LO                     0x00001060u
+#define PKTSTATS_EVCAP_EVENTS_MISSED_HI                     0x00001064u
 
 /* 0x068 events_sent (counter, 64 bits): Events sent in stat packets. Write to clear. */
-#define PKTSTATS_EVCAP_EVENTS_SENT                      0x00001068u
-#define PKTSTATS_EVCAP_EVENTS_SENT_LO                   0x00001068u
-#define PKTSTATS_EVCAP_EVENTS_SENT_HI                   0x0000106cu
+#define PKTSTATS_EVCAP_EVENTS_SENT                          0x00001068u
+#define PKTSTATS_EVCAP_EVENTS_SENT_LO                       0x00001068u
+#define PKTSTATS_EVCAP_EVENTS_SENT_HI                       0x0000106cu
 
 /* 0x070 packets_sent (counter, 64 bits): Stat packets sent. Write to clear. */
-#define PKTSTATS_EVCAP_PACKETS_SENT                     0x00001070u
-#define PKTSTATS_EVCAP_PACKETS_SENT_LO                  0x00001070u
-#define PKTSTATS_EVCAP_PACKETS_SENT_HI                  0x00001074u
+#define PKTSTATS_EVCAP_PACKETS_SENT                         0x00001070u
+#define PKTSTATS_EVCAP_PACKETS_SENT_LO                      0x00001070u
+#define PKTSTATS_EVCAP_PACKETS_SENT_HI                      0x00001074u
 
 /*
  * Block switch (switch_regs): Reference switch: output queue limits, occupancy and counters;
  * the learning table and its counters.
  */
-#define PKTSTATS_SWITCH_BASE                            0x00002000u
-#define PKTSTATS_SWITCH_SIZE                            0x00001000u
+#define PKTSTATS_SWITCH_BASE                                0x00002000u
+#define PKTSTATS_SWITCH_SIZE                                0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "SWCH". */
-#define PKTSTATS_SWITCH_TYPE                            0x00002000u
-#define PKTSTATS_SWITCH_TYPE_VALUE                      0x53574348u
+#define PKTSTATS_SWITCH_TYPE                                0x00002000u
+#define PKTSTATS_SWITCH_TYPE_VALUE                          0x53574348u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_SWITCH_VERSION                         0x00002004u
-#define PKTSTATS_SWITCH_VERSION_VALUE                   0x00010000u
+#define PKTSTATS_SWITCH_VERSION                             0x00002004u
+#define PKTSTATS_SWITCH_VERSION_VALUE                       0x00010000u
 
 /* queue_limit_0 .. queue_limit_7: copy n of queue_limit, 4 bytes apart */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT(n)                  (PKTSTATS_SWITCH_QUEUE_LIMIT_0 + (n) * 0x00000004u)
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_COUNT               8
+#define PKTSTATS_SWITCH_QUEUE_LIMIT(n)                      (PKTSTATS_SWITCH_QUEUE_LIMIT_0 + (n) * 0x00000004u)
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_COUNT                   8
 
 /*
  * 0x010 queue_limit_0 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#0)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0                   0x00002010u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0                       0x00002010u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_0_RESET                 0x00000f42u
 
 /*
  * 0x014 queue_limit_1 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#1)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1                   0x00002014u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1                       0x00002014u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_1_RESET                 0x00000f42u
 
 /*
  * 0x018 queue_limit_2 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#2)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2                   0x00002018u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2                       0x00002018u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_2_RESET                 0x00000f42u
 
 /*
  * 0x01c queue_limit_3 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#3)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3                   0x0000201cu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3                       0x0000201cu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_3_RESET                 0x00000f42u
 
 /*
  * 0x020 queue_limit_4 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#4)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4                   0x00002020u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4                       0x00002020u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_4_RESET                 0x00000f42u
 
 /*
  * 0x024 queue_limit_5 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#5)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5                   0x00002024u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5                       0x00002024u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_5_RESET                 0x00000f42u
 
 /*
  * 0x028 queue_limit_6 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#6)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6                   0x00002028u
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6                       0x00002028u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_6_RESET                 0x00000f42u
 
 /*
  * 0x02c queue_limit_7 (rw, 32 bits): Size limit of the output queue in 64-bit words: a frame
  * that would take the queue past it is dropped (tail drop). Values above the queue's RAM
  * less one largest frame (3906 words with the default 32 KiB per queue) act as that. (#7)
  */
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7                   0x0000202cu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_SHIFT             0
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_WIDTH             20
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_MASK              0x000fffffu
-#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_RESET             0x00000f42u
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7                       0x0000202cu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_SHIFT                 0
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_WIDTH                 20
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_MASK                  0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_LIMIT_7_RESET                 0x00000f42u
 
 /* queue_occupancy_0 .. queue_occupancy_7: copy n of queue_occupancy, 4 bytes apart */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY(n)              (PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0 + (n) * 0x00000004u)
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_COUNT           8
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY(n)                  (PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0 + (n) * 0x00000004u)
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_COUNT               8
 
 /*
  * 0x030 queue_occupancy_0 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#0)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0               0x00002030u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0                   0x00002030u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_0_MASK              0x000fffffu
 
 /*
  * 0x034 queue_occupancy_1 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#1)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1               0x00002034u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1                   0x00002034u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_1_MASK              0x000fffffu
 
 /*
  * 0x038 queue_occupancy_2 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#2)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2               0x00002038u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2                   0x00002038u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_2_MASK              0x000fffffu
 
 /*
  * 0x03c queue_occupancy_3 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#3)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3               0x0000203cu
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3                   0x0000203cu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_3_MASK              0x000fffffu
 
 /*
  * 0x040 queue_occupancy_4 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#4)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4               0x00002040u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4                   0x00002040u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_4_MASK              0x000fffffu
 
 /*
  * 0x044 queue_occupancy_5 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#5)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5               0x00002044u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5                   0x00002044u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_5_MASK              0x000fffffu
 
 /*
  * 0x048 queue_occupancy_6 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#6)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6               0x00002048u
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6                   0x00002048u
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_6_MASK              0x000fffffu
 
 /*
  * 0x04c queue_occupancy_7 (ro, 20 bits): Words of the frames committed to the queue and not
  * yet sent. (#7)
  */
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7               0x0000204cu
-#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7_MASK          0x000fffffu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7                   0x0000204cu
+#define PKTSTATS_SWITCH_QUEUE_OCCUPANCY_7_MASK              0x000fffffu
 
 /* peak_occupancy_0 .. peak_occupancy_7: copy n of peak_occupancy, 8 bytes apart */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY(n)               (PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_COUNT            8
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY(n)                   (PKTSTATS_SWITCH_PEAK_OCCUPANCY_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_COUNT                8
 
 /*
  * 0x100 peak_occupancy_0 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#0)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0                0x00002100u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_LO             0x00002100u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_HI             0x00002104u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0                    0x00002100u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_LO                 0x00002100u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_0_HI                 0x00002104u
 
 /*
  * 0x108 peak_occupancy_1 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#1)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1                0x00002108u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_LO             0x00002108u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_HI             0x0000210cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1                    0x00002108u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_LO                 0x00002108u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_1_HI                 0x0000210cu
 
 /*
  * 0x110 peak_occupancy_2 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#2)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2                0x00002110u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_LO             0x00002110u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_HI             0x00002114u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2                    0x00002110u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_LO                 0x00002110u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_2_HI                 0x00002114u
 
 /*
  * 0x118 peak_occupancy_3 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#3)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3                0x00002118u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_LO             0x00002118u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_HI             0x0000211cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3                    0x00002118u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_LO                 0x00002118u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_3_HI                 0x0000211cu
 
 /*
  * 0x120 peak_occupancy_4 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#4)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4                0x00002120u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_LO             0x00002120u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_HI             0x00002124u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4                    0x00002120u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_LO                 0x00002120u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_4_HI                 0x00002124u
 
 /*
  * 0x128 peak_occupancy_5 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#5)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5                0x00002128u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_LO             0x00002128u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_HI             0x0000212cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5                    0x00002128u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_LO                 0x00002128u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_5_HI                 0x0000212cu
 
 /*
  * 0x130 peak_occupancy_6 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#6)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6                0x00002130u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_LO             0x00002130u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_HI             0x00002134u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6                    0x00002130u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_LO                 0x00002130u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_6_HI                 0x00002134u
 
 /*
  * 0x138 peak_occupancy_7 (counter, 64 bits): Largest occupancy of the queue, in words, since
  * the last clear. Write to clear. (#7)
  */
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7                0x00002138u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_LO             0x00002138u
-#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_HI             0x0000213cu
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7                    0x00002138u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_LO                 0x00002138u
+#define PKTSTATS_SWITCH_PEAK_OCCUPANCY_7_HI                 0x0000213cu
 
 /* frames_stored_0 .. frames_stored_7: copy n of frames_stored, 8 bytes apart */
-#define PKTSTATS_SWITCH_FRAMES_STORED(n)                (PKTSTATS_SWITCH_FRAMES_STORED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_FRAMES_STORED_COUNT             8
+#define PKTSTATS_SWITCH_FRAMES_STORED(n)                    (PKTSTATS_SWITCH_FRAMES_STORED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_STORED_COUNT                 8
 
 /*
  * 0x140 frames_stored_0 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#0)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_0                 0x00002140u
-#define PKTSTATS_SWITCH_FRAMES_STORED_0_LO              0x00002140u
-#define PKTSTATS_SWITCH_FRAMES_STORED_0_HI              0x00002144u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0                     0x00002140u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0_LO                  0x00002140u
+#define PKTSTATS_SWITCH_FRAMES_STORED_0_HI                  0x00002144u
 
 /*
  * 0x148 frames_stored_1 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#1)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_1                 0x00002148u
-#define PKTSTATS_SWITCH_FRAMES_STORED_1_LO              0x00002148u
-#define PKTSTATS_SWITCH_FRAMES_STORED_1_HI              0x0000214cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_1                     0x00002148u
+#define PKTSTATS_SWITCH_FRAMES_STORED_1_LO                  0x00002148u
+#define PKTSTATS_SWITCH_FRAMES_STORED_1_HI                  0x0000214cu
 
 /*
  * 0x150 frames_stored_2 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#2)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_2                 0x00002150u
-#define PKTSTATS_SWITCH_FRAMES_STORED_2_LO              0x00002150u
-#define PKTSTATS_SWITCH_FRAMES_STORED_2_HI              0x00002154u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2                     0x00002150u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2_LO                  0x00002150u
+#define PKTSTATS_SWITCH_FRAMES_STORED_2_HI                  0x00002154u
 
 /*
  * 0x158 frames_stored_3 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#3)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_3                 0x00002158u
-#define PKTSTATS_SWITCH_FRAMES_STORED_3_LO              0x00002158u
-#define PKTSTATS_SWITCH_FRAMES_STORED_3_HI              0x0000215cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_3                     0x00002158u
+#define PKTSTATS_SWITCH_FRAMES_STORED_3_LO                  0x00002158u
+#define PKTSTATS_SWITCH_FRAMES_STORED_3_HI                  0x0000215cu
 
 /*
  * 0x160 frames_stored_4 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#4)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_4                 0x00002160u
-#define PKTSTATS_SWITCH_FRAMES_STORED_4_LO              0x00002160u
-#define PKTSTATS_SWITCH_FRAMES_STORED_4_HI              0x00002164u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4                     0x00002160u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4_LO                  0x00002160u
+#define PKTSTATS_SWITCH_FRAMES_STORED_4_HI                  0x00002164u
 
 /*
  * 0x168 frames_stored_5 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#5)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_5                 0x00002168u
-#define PKTSTATS_SWITCH_FRAMES_STORED_5_LO              0x00002168u
-#define PKTSTATS_SWITCH_FRAMES_STORED_5_HI              0x0000216cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_5                     0x00002168u
+#define PKTSTATS_SWITCH_FRAMES_STORED_5_LO                  0x00002168u
+#define PKTSTATS_SWITCH_FRAMES_STORED_5_HI                  0x0000216cu
 
 /*
  * 0x170 frames_stored_6 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#6)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_6                 0x00002170u
-#define PKTSTATS_SWITCH_FRAMES_STORED_6_LO              0x00002170u
-#define PKTSTATS_SWITCH_FRAMES_STORED_6_HI              0x00002174u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6                     0x00002170u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6_LO                  0x00002170u
+#define PKTSTATS_SWITCH_FRAMES_STORED_6_HI                  0x00002174u
 
 /*
  * 0x178 frames_stored_7 (counter, 64 bits): Frames committed to the queue. Write to clear.
  * (#7)
  */
-#define PKTSTATS_SWITCH_FRAMES_STORED_7                 0x00002178u
-#define PKTSTATS_SWITCH_FRAMES_STORED_7_LO              0x00002178u
-#define PKTSTATS_SWITCH_FRAMES_STORED_7_HI              0x0000217cu
+#define PKTSTATS_SWITCH_FRAMES_STORED_7                     0x00002178u
+#define PKTSTATS_SWITCH_FRAMES_STORED_7_LO                  0x00002178u
+#define PKTSTATS_SWITCH_FRAMES_STORED_7_HI                  0x0000217cu
 
 /* bytes_stored_0 .. bytes_stored_7: copy n of bytes_stored, 8 bytes apart */
-#define PKTSTATS_SWITCH_BYTES_STORED(n)                 (PKTSTATS_SWITCH_BYTES_STORED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_BYTES_STORED_COUNT              8
+#define PKTSTATS_SWITCH_BYTES_STORED(n)                     (PKTSTATS_SWITCH_BYTES_STORED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_STORED_COUNT                  8
 
 /*
  * 0x180 bytes_stored_0 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#0)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_0                  0x00002180u
-#define PKTSTATS_SWITCH_BYTES_STORED_0_LO               0x00002180u
-#define PKTSTATS_SWITCH_BYTES_STORED_0_HI               0x00002184u
+#define PKTSTATS_SWITCH_BYTES_STORED_0                      0x00002180u
+#define PKTSTATS_SWITCH_BYTES_STORED_0_LO                   0x00002180u
+#define PKTSTATS_SWITCH_BYTES_STORED_0_HI                   0x00002184u
 
 /*
  * 0x188 bytes_stored_1 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#1)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_1                  0x00002188u
-#define PKTSTATS_SWITCH_BYTES_STORED_1_LO               0x00002188u
-#define PKTSTATS_SWITCH_BYTES_STORED_1_HI               0x0000218cu
+#define PKTSTATS_SWITCH_BYTES_STORED_1                      0x00002188u
+#define PKTSTATS_SWITCH_BYTES_STORED_1_LO                   0x00002188u
+#define PKTSTATS_SWITCH_BYTES_STORED_1_HI                   0x0000218cu
 
 /*
  * 0x190 bytes_stored_2 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#2)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_2                  0x00002190u
-#define PKTSTATS_SWITCH_BYTES_STORED_2_LO               0x00002190u
-#define PKTSTATS_SWITCH_BYTES_STORED_2_HI               0x00002194u
+#define PKTSTATS_SWITCH_BYTES_STORED_2                      0x00002190u
+#define PKTSTATS_SWITCH_BYTES_STORED_2_LO                   0x00002190u
+#define PKTSTATS_SWITCH_BYTES_STORED_2_HI                   0x00002194u
 
 /*
  * 0x198 bytes_stored_3 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#3)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_3                  0x00002198u
-#define PKTSTATS_SWITCH_BYTES_STORED_3_LO               0x00002198u
-#define PKTSTATS_SWITCH_BYTES_STORED_3_HI               0x0000219cu
+#define PKTSTATS_SWITCH_BYTES_STORED_3                      0x00002198u
+#define PKTSTATS_SWITCH_BYTES_STORED_3_LO                   0x00002198u
+#define PKTSTATS_SWITCH_BYTES_STORED_3_HI                   0x0000219cu
 
 /*
  * 0x1a0 bytes_stored_4 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#4)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_4                  0x000021a0u
-#define PKTSTATS_SWITCH_BYTES_STORED_4_LO               0x000021a0u
-#define PKTSTATS_SWITCH_BYTES_STORED_4_HI               0x000021a4u
+#define PKTSTATS_SWITCH_BYTES_STORED_4                      0x000021a0u
+#define PKTSTATS_SWITCH_BYTES_STORED_4_LO                   0x000021a0u
+#define PKTSTATS_SWITCH_BYTES_STORED_4_HI                   0x000021a4u
 
 /*
  * 0x1a8 bytes_stored_5 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#5)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_5                  0x000021a8u
-#define PKTSTATS_SWITCH_BYTES_STORED_5_LO               0x000021a8u
-#define PKTSTATS_SWITCH_BYTES_STORED_5_HI               0x000021acu
+#define PKTSTATS_SWITCH_BYTES_STORED_5                      0x000021a8u
+#define PKTSTATS_SWITCH_BYTES_STORED_5_LO                   0x000021a8u
+#define PKTSTATS_SWITCH_BYTES_STORED_5_HI                   0x000021acu
 
 /*
  * 0x1b0 bytes_stored_6 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#6)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_6                  0x000021b0u
-#define PKTSTATS_SWITCH_BYTES_STORED_6_LO               0x000021b0u
-#define PKTSTATS_SWITCH_BYTES_STORED_6_HI               0x000021b4u
+#define PKTSTATS_SWITCH_BYTES_STORED_6                      0x000021b0u
+#define PKTSTATS_SWITCH_BYTES_STORED_6_LO                   0x000021b0u
+#define PKTSTATS_SWITCH_BYTES_STORED_6_HI                   0x000021b4u
 
 /*
  * 0x1b8 bytes_stored_7 (counter, 64 bits): Bytes of the frames committed to the queue. Write
  * to clear. (#7)
  */
-#define PKTSTATS_SWITCH_BYTES_STORED_7                  0x000021b8u
-#define PKTSTATS_SWITCH_BYTES_STORED_7_LO               0x000021b8u
-#define PKTSTATS_SWITCH_BYTES_STORED_7_HI               0x000021bcu
+#define PKTSTATS_SWITCH_BYTES_STORED_7                      0x000021b8u
+#define PKTSTATS_SWITCH_BYTES_STORED_7_LO                   0x000021b8u
+#define PKTSTATS_SWITCH_BYTES_STORED_7_HI                   0x000021bcu
 
 /* frames_removed_0 .. frames_removed_7: copy n of frames_removed, 8 bytes apart */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED(n)               (PKTSTATS_SWITCH_FRAMES_REMOVED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_COUNT            8
+#define PKTSTATS_SWITCH_FRAMES_REMOVED(n)                   (PKTSTATS_SWITCH_FRAMES_REMOVED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_COUNT                8
 
 /* 0x1c0 frames_removed_0 (counter, 64 bits): Frames the queue has sent. Write to clear. (#0) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_0                0x000021c0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_LO             0x000021c0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_HI             0x000021c4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0                    0x000021c0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_LO                 0x000021c0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_0_HI                 0x000021c4u
 
 /* 0x1c8 frames_removed_1 (counter, 64 bits): Frames the queue has sent. Write to clear. (#1) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_1                0x000021c8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_LO             0x000021c8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_HI             0x000021ccu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1                    0x000021c8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_LO                 0x000021c8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_1_HI                 0x000021ccu
 
 /* 0x1d0 frames_removed_2 (counter, 64 bits): Frames the queue has sent. Write to clear. (#2) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_2                0x000021d0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_LO             0x000021d0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_HI             0x000021d4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2                    0x000021d0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_LO                 0x000021d0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_2_HI                 0x000021d4u
 
 /* 0x1d8 frames_removed_3 (counter, 64 bits): Frames the queue has sent. Write to clear. (#3) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_3                0x000021d8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_LO             0x000021d8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_HI             0x000021dcu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3                    0x000021d8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_LO                 0x000021d8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_3_HI                 0x000021dcu
 
 /* 0x1e0 frames_removed_4 (counter, 64 bits): Frames the queue has sent. Write to clear. (#4) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_4                0x000021e0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_LO             0x000021e0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_HI             0x000021e4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4                    0x000021e0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_LO                 0x000021e0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_4_HI                 0x000021e4u
 
 /* 0x1e8 frames_removed_5 (counter, 64 bits): Frames the queue has sent. Write to clear. (#5) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_5                0x000021e8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_LO             0x000021e8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_HI             0x000021ecu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5                    0x000021e8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_LO                 0x000021e8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_5_HI                 0x000021ecu
 
 /* 0x1f0 frames_removed_6 (counter, 64 bits): Frames the queue has sent. Write to clear. (#6) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_6                0x000021f0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_LO             0x000021f0u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_HI             0x000021f4u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6                    0x000021f0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_LO                 0x000021f0u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_6_HI                 0x000021f4u
 
 /* 0x1f8 frames_removed_7 (counter, 64 bits): Frames the queue has sent. Write to clear. (#7) */
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_7                0x000021f8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_LO             0x000021f8u
-#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_HI             0x000021fcu
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7                    0x000021f8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_LO                 0x000021f8u
+#define PKTSTATS_SWITCH_FRAMES_REMOVED_7_HI                 0x000021fcu
 
 /* bytes_removed_0 .. bytes_removed_7: copy n of bytes_removed, 8 bytes apart */
-#define PKTSTATS_SWITCH_BYTES_REMOVED(n)                (PKTSTATS_SWITCH_BYTES_REMOVED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_BYTES_REMOVED_COUNT             8
+#define PKTSTATS_SWITCH_BYTES_REMOVED(n)                    (PKTSTATS_SWITCH_BYTES_REMOVED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_REMOVED_COUNT                 8
 
 /*
  * 0x200 bytes_removed_0 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#0)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_0                 0x00002200u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_0_LO              0x00002200u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_0_HI              0x00002204u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0                     0x00002200u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0_LO                  0x00002200u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_0_HI                  0x00002204u
 
 /*
  * 0x208 bytes_removed_1 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#1)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_1                 0x00002208u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_1_LO              0x00002208u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_1_HI              0x0000220cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1                     0x00002208u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1_LO                  0x00002208u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_1_HI                  0x0000220cu
 
 /*
  * 0x210 bytes_removed_2 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#2)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_2                 0x00002210u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_2_LO              0x00002210u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_2_HI              0x00002214u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2                     0x00002210u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2_LO                  0x00002210u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_2_HI                  0x00002214u
 
 /*
  * 0x218 bytes_removed_3 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#3)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_3                 0x00002218u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_3_LO              0x00002218u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_3_HI              0x0000221cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3                     0x00002218u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3_LO                  0x00002218u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_3_HI                  0x0000221cu
 
 /*
  * 0x220 bytes_removed_4 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#4)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_4                 0x00002220u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_4_LO              0x00002220u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_4_HI              0x00002224u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4                     0x00002220u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4_LO                  0x00002220u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_4_HI                  0x00002224u
 
 /*
  * 0x228 bytes_removed_5 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#5)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_5                 0x00002228u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_5_LO              0x00002228u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_5_HI              0x0000222cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5                     0x00002228u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5_LO                  0x00002228u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_5_HI                  0x0000222cu
 
 /*
  * 0x230 bytes_removed_6 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#6)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_6                 0x00002230u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_6_LO              0x00002230u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_6_HI              0x00002234u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6                     0x00002230u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6_LO                  0x00002230u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_6_HI                  0x00002234u
 
 /*
  * 0x238 bytes_removed_7 (counter, 64 bits): Bytes of the frames the queue has sent. Write to
  * clear. (#7)
  */
-#define PKTSTATS_SWITCH_BYTES_REMOVED_7                 0x00002238u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_7_LO              0x00002238u
-#define PKTSTATS_SWITCH_BYTES_REMOVED_7_HI              0x0000223cu
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7                     0x00002238u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7_LO                  0x00002238u
+#define PKTSTATS_SWITCH_BYTES_REMOVED_7_HI                  0x0000223cu
 
 /* frames_dropped_0 .. frames_dropped_7: copy n of frames_dropped, 8 bytes apart */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED(n)               (PKTSTATS_SWITCH_FRAMES_DROPPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_COUNT            8
+#define PKTSTATS_SWITCH_FRAMES_DROPPED(n)                   (PKTSTATS_SWITCH_FRAMES_DROPPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_COUNT                8
 
 /*
  * 0x240 frames_dropped_0 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#0)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_0                0x00002240u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_LO             0x00002240u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_HI             0x00002244u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0                    0x00002240u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_LO                 0x00002240u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_0_HI                 0x00002244u
 
 /*
  * 0x248 frames_dropped_1 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#1)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_1                0x00002248u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_LO             0x00002248u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_HI             0x0000224cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1                    0x00002248u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_LO                 0x00002248u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_1_HI                 0x0000224cu
 
 /*
  * 0x250 frames_dropped_2 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#2)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_2                0x00002250u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_LO             0x00002250u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_HI             0x00002254u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2                    0x00002250u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_LO                 0x00002250u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_2_HI                 0x00002254u
 
 /*
  * 0x258 frames_dropped_3 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#3)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_3                0x00002258u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_LO             0x00002258u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_HI             0x0000225cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3                    0x00002258u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_LO                 0x00002258u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_3_HI                 0x0000225cu
 
 /*
  * 0x260 frames_dropped_4 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#4)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_4                0x00002260u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_LO             0x00002260u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_HI             0x00002264u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4                    0x00002260u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_LO                 0x00002260u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_4_HI                 0x00002264u
 
 /*
  * 0x268 frames_dropped_5 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#5)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_5                0x00002268u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_LO             0x00002268u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_HI             0x0000226cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5                    0x00002268u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_LO                 0x00002268u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_5_HI                 0x0000226cu
 
 /*
  * 0x270 frames_dropped_6 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#6)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_6                0x00002270u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_LO             0x00002270u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_HI             0x00002274u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6                    0x00002270u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_LO                 0x00002270u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_6_HI                 0x00002274u
 
 /*
  * 0x278 frames_dropped_7 (counter, 64 bits): Frames dropped because they did not fit (tail
  * drop). Write to clear. (#7)
  */
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_7                0x00002278u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_LO             0x00002278u
-#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_HI             0x0000227cu
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7                    0x00002278u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_LO                 0x00002278u
+#define PKTSTATS_SWITCH_FRAMES_DROPPED_7_HI                 0x0000227cu
 
 /* bytes_dropped_0 .. bytes_dropped_7: copy n of bytes_dropped, 8 bytes apart */
-#define PKTSTATS_SWITCH_BYTES_DROPPED(n)                (PKTSTATS_SWITCH_BYTES_DROPPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_SWITCH_BYTES_DROPPED_COUNT             8
+#define PKTSTATS_SWITCH_BYTES_DROPPED(n)                    (PKTSTATS_SWITCH_BYTES_DROPPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_SWITCH_BYTES_DROPPED_COUNT                 8
 
 /*
  * 0x280 bytes_dropped_0 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#0)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_0                 0x00002280u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_0_LO              0x00002280u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_0_HI              0x00002284u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0                     0x00002280u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0_LO                  0x00002280u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_0_HI                  0x00002284u
 
 /*
  * 0x288 bytes_dropped_1 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#1)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_1                 0x00002288u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_1_LO              0x00002288u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_1_HI              0x0000228cu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1                     0x00002288u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1_LO                  0x00002288u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_1_HI                  0x0000228cu
 
 /*
  * 0x290 bytes_dropped_2 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#2)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_2                 0x00002290u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_2_LO              0x00002290u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_2_HI              0x00002294u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2                     0x00002290u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2_LO                  0x00002290u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_2_HI                  0x00002294u
 
 /*
  * 0x298 bytes_dropped_3 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#3)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_3                 0x00002298u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_3_LO              0x00002298u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_3_HI              0x0000229cu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3                     0x00002298u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3_LO                  0x00002298u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_3_HI                  0x0000229cu
 
 /*
  * 0x2a0 bytes_dropped_4 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#4)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_4                 0x000022a0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_4_LO              0x000022a0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_4_HI              0x000022a4u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4                     0x000022a0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4_LO                  0x000022a0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_4_HI                  0x000022a4u
 
 /*
  * 0x2a8 bytes_dropped_5 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#5)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_5                 0x000022a8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_5_LO              0x000022a8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_5_HI              0x000022acu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5                     0x000022a8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5_LO                  0x000022a8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_5_HI                  0x000022acu
 
 /*
  * 0x2b0 bytes_dropped_6 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#6)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_6                 0x000022b0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_6_LO              0x000022b0u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_6_HI              0x000022b4u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6                     0x000022b0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6_LO                  0x000022b0u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_6_HI                  0x000022b4u
 
 /*
  * 0x2b8 bytes_dropped_7 (counter, 64 bits): Bytes of the dropped frames. Write to clear.
  * (#7)
  */
-#define PKTSTATS_SWITCH_BYTES_DROPPED_7                 0x000022b8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_7_LO              0x000022b8u
-#define PKTSTATS_SWITCH_BYTES_DROPPED_7_HI              0x000022bcu
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7                     0x000022b8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7_LO                  0x000022b8u
+#define PKTSTATS_SWITCH_BYTES_DROPPED_7_HI                  0x000022bcu
 
 /*
  * 0x300 ageing_time (rw, 32 bits): Learned addresses not seen for longer than this are
  * forgotten.
  */
-#define PKTSTATS_SWITCH_AGEING_TIME                     0x00002300u
-#define PKTSTATS_SWITCH_AGEING_TIME_SHIFT               0
-#define PKTSTATS_SWITCH_AGEING_TIME_WIDTH               16
-#define PKTSTATS_SWITCH_AGEING_TIME_MASK                0x0000ffffu
-#define PKTSTATS_SWITCH_AGEING_TIME_RESET               0x0000012cu
+#define PKTSTATS_SWITCH_AGEING_TIME                         0x00002300u
+#define PKTSTATS_SWITCH_AGEING_TIME_SHIFT                   0
+#define PKTSTATS_SWITCH_AGEING_TIME_WIDTH                   16
+#define PKTSTATS_SWITCH_AGEING_TIME_MASK                    0x0000ffffu
+#define PKTSTATS_SWITCH_AGEING_TIME_RESET                   0x0000012cu
 
 /*
  * 0x304 table_index (rw, 32 bits): Entry of the learning table that table_command writes and
  * table_read_* show.
  */
-#define PKTSTATS_SWITCH_TABLE_INDEX                     0x00002304u
-#define PKTSTATS_SWITCH_TABLE_INDEX_SHIFT               0
-#define PKTSTATS_SWITCH_TABLE_INDEX_WIDTH               8
-#define PKTSTATS_SWITCH_TABLE_INDEX_MASK                0x000000ffu
-#define PKTSTATS_SWITCH_TABLE_INDEX_RESET               0x00000000u
+#define PKTSTATS_SWITCH_TABLE_INDEX                         0x00002304u
+#define PKTSTATS_SWITCH_TABLE_INDEX_SHIFT                   0
+#define PKTSTATS_SWITCH_TABLE_INDEX_WIDTH                   8
+#define PKTSTATS_SWITCH_TABLE_INDEX_MASK                    0x000000ffu
+#define PKTSTATS_SWITCH_TABLE_INDEX_RESET                   0x00000000u
 
 /* 0x308 table_mac (rw, 48 bits): MAC address that table_command writes into the entry. */
-#define PKTSTATS_SWITCH_TABLE_MAC                       0x00002308u
-#define PKTSTATS_SWITCH_TABLE_MAC_LO                    0x00002308u
-#define PKTSTATS_SWITCH_TABLE_MAC_HI                    0x0000230cu
-#define PKTSTATS_SWITCH_TABLE_MAC_SHIFT                 0
-#define PKTSTATS_SWITCH_TABLE_MAC_WIDTH                 48
-#define PKTSTATS_SWITCH_TABLE_MAC_MASK                  UINT64_C(0xffffffffffff)
-#define PKTSTATS_SWITCH_TABLE_MAC_RESET                 UINT64_C(0x000000000000)
+#define PKTSTATS_SWITCH_TABLE_MAC                           0x00002308u
+#define PKTSTATS_SWITCH_TABLE_MAC_LO                        0x00002308u
+#define PKTSTATS_SWITCH_TABLE_MAC_HI                        0x0000230cu
+#define PKTSTATS_SWITCH_TABLE_MAC_SHIFT                     0
+#define PKTSTATS_SWITCH_TABLE_MAC_WIDTH                     48
+#define PKTSTATS_SWITCH_TABLE_MAC_MASK                      UINT64_C(0xffffffffffff)
+#define PKTSTATS_SWITCH_TABLE_MAC_RESET                     UINT64_C(0x000000000000)
 
 /* 0x310 table_entry (rw, 32 bits): Port and flags that table_command writes into the entry. */
-#define PKTSTATS_SWITCH_TABLE_ENTRY                     0x00002310u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_RESET               0x00000000u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_SHIFT          0
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_WIDTH          3
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_MASK           0x00000007u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_RESET          0x00000000u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_SHIFT         8
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_WIDTH         1
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK          0x00000100u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_RESET         0x00000000u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_SHIFT        9
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_WIDTH        1
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK         0x00000200u
-#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_RESET        0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY                         0x00002310u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_RESET                   0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_SHIFT              0
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_WIDTH              3
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_MASK               0x00000007u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_PORT_RESET              0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_SHIFT             8
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_WIDTH             1
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_MASK              0x00000100u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_VALID_RESET             0x00000000u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_SHIFT            9
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_WIDTH            1
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_MASK             0x00000200u
+#define PKTSTATS_SWITCH_TABLE_ENTRY_STATIC_RESET            0x00000000u
 
 /*
  * 0x314 table_command (pulse, 32 bits): Table commands: write 1 to a bit to act once. Reads
  * return 0.
  */
-#define PKTSTATS_SWITCH_TABLE_COMMAND                   0x00002314u
-#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_SHIFT       0
-#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_WIDTH       1
-#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_MASK        0x00000001u
+#define PKTSTATS_SWITCH_TABLE_COMMAND                       0x00002314u
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_SHIFT           0
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_WIDTH           1
+#define PKTSTATS_SWITCH_TABLE_COMMAND_WRITE_MASK            0x00000001u
 
 /*
  * 0x318 table_read_mac (ro, 64 bits): MAC address in entry table_index (bits 47:0; byte 0 of
  * the address in bits 47:40).
  */
-#define PKTSTATS_SWITCH_TABLE_READ_MAC                  0x00002318u
-#define PKTSTATS_SWITCH_TABLE_READ_MAC_LO               0x00002318u
-#define PKTSTATS_SWITCH_TABLE_READ_MAC_HI               0x0000231cu
+#define PKTSTATS_SWITCH_TABLE_READ_MAC                      0x00002318u
+#define PKTSTATS_SWITCH_TABLE_READ_MAC_LO                   0x00002318u
+#define PKTSTATS_SWITCH_TABLE_READ_MAC_HI                   0x0000231cu
 
 /*
  * 0x320 table_read_entry (ro, 32 bits): Entry table_index: port in bits 2:0, valid in bit 8,
  * static in bit 9, age (seconds since the address was last seen) in bits 31:16.
  */
-#define PKTSTATS_SWITCH_TABLE_READ_ENTRY                0x00002320u
+#define PKTSTATS_SWITCH_TABLE_READ_ENTRY                    0x00002320u
 
 /*
  * 0x324 table_size (ro, 8 bits): Entries in the learning table (the TABLE_SIZE parameter of
  * switch_core): table_index runs from 0 to this less one.
  */
-#define PKTSTATS_SWITCH_TABLE_SIZE                      0x00002324u
-#define PKTSTATS_SWITCH_TABLE_SIZE_MASK                 0x000000ffu
+#define PKTSTATS_SWITCH_TABLE_SIZE                          0x00002324u
+#define PKTSTATS_SWITCH_TABLE_SIZE_MASK                     0x000000ffu
 
 /*
  * 0x340 frames_looked_up (counter, 64 bits): Frames whose destination was looked up. Write
  * to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP                0x00002340u
-#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_LO             0x00002340u
-#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_HI             0x00002344u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP                    0x00002340u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_LO                 0x00002340u
+#define PKTSTATS_SWITCH_FRAMES_LOOKED_UP_HI                 0x00002344u
 
 /*
  * 0x348 frames_flooded (counter, 64 bits): Frames sent to every port but their own
  * (broadcast, multicast or unknown destination). Write to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_FLOODED                  0x00002348u
-#define PKTSTATS_SWITCH_FRAMES_FLOODED_LO               0x00002348u
-#define PKTSTATS_SWITCH_FRAMES_FLOODED_HI               0x0000234cu
+#define PKTSTATS_SWITCH_FRAMES_FLOODED                      0x00002348u
+#define PKTSTATS_SWITCH_FRAMES_FLOODED_LO                   0x00002348u
+#define PKTSTATS_SWITCH_FRAMES_FLOODED_HI                   0x0000234cu
 
 /*
  * 0x350 frames_filtered (counter, 64 bits): Frames not forwarded because their destination
  * is on their own port. Write to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_FILTERED                 0x00002350u
-#define PKTSTATS_SWITCH_FRAMES_FILTERED_LO              0x00002350u
-#define PKTSTATS_SWITCH_FRAMES_FILTERED_HI              0x00002354u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED                     0x00002350u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED_LO                  0x00002350u
+#define PKTSTATS_SWITCH_FRAMES_FILTERED_HI                  0x00002354u
 
 /*
  * 0x358 frames_too_short (counter, 64 bits): Frames too short to hold both MAC addresses.
  * Write to clear.
  */
-#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT                0x00002358u
-#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_LO             0x00002358u
-#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_HI             0x0000235cu
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT                    0x00002358u
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_LO                 0x00002358u
+#define PKTSTATS_SWITCH_FRAMES_TOO_SHORT_HI                 0x0000235cu
 
 /*
  * 0x360 entries_learned (counter, 64 bits): Addresses learned (new, or moved to another
  * port). Write to clear.
  */
-#define PKTSTATS_SWITCH_ENTRIES_LEARNED                 0x00002360u
-#define PKTSTATS_SWITCH_ENTRIES_LEARNED_LO              0x00002360u
-#define PKTSTATS_SWITCH_ENTRIES_LEARNED_HI              0x00002364u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED                     0x00002360u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED_LO                  0x00002360u
+#define PKTSTATS_SWITCH_ENTRIES_LEARNED_HI                  0x00002364u
 
 /*
  * 0x368 entries_aged_out (counter, 64 bits): Learned addresses forgotten after the ageing
  * time. Write to clear.
  */
-#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT                0x00002368u
-#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_LO             0x00002368u
-#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_HI             0x0000236cu
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT                    0x00002368u
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_LO                 0x00002368u
+#define PKTSTATS_SWITCH_ENTRIES_AGED_OUT_HI                 0x0000236cu
 
 /*
  * Block time (time_regs): Time-of-day clock: atomic read latched with the evcap timer, set,
  * signed step, frequency trim.
  */
-#define PKTSTATS_TIME_BASE                              0x00003000u
-#define PKTSTATS_TIME_SIZE                              0x00001000u
+#define PKTSTATS_TIME_BASE                                  0x00003000u
+#define PKTSTATS_TIME_SIZE                                  0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "TIME". */
-#define PKTSTATS_TIME_TYPE                              0x00003000u
-#define PKTSTATS_TIME_TYPE_VALUE                        0x54494d45u
+#define PKTSTATS_TIME_TYPE                                  0x00003000u
+#define PKTSTATS_TIME_TYPE_VALUE                            0x54494d45u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_TIME_VERSION                           0x00003004u
-#define PKTSTATS_TIME_VERSION_VALUE                     0x00010000u
+#define PKTSTATS_TIME_VERSION                               0x00003004u
+#define PKTSTATS_TIME_VERSION_VALUE                         0x00010000u
 
 /*
  * 0x008 command (pulse, 32 bits): Commands: write 1 to bits to act once, all in the same
  * clock (the clock in which the write is answered). Reads return 0.
  */
-#define PKTSTATS_TIME_COMMAND                           0x00003008u
-#define PKTSTATS_TIME_COMMAND_LATCH_SHIFT               0
-#define PKTSTATS_TIME_COMMAND_LATCH_WIDTH               1
-#define PKTSTATS_TIME_COMMAND_LATCH_MASK                0x00000001u
-#define PKTSTATS_TIME_COMMAND_SET_SHIFT                 1
-#define PKTSTATS_TIME_COMMAND_SET_WIDTH                 1
-#define PKTSTATS_TIME_COMMAND_SET_MASK                  0x00000002u
-#define PKTSTATS_TIME_COMMAND_STEP_SHIFT                2
-#define PKTSTATS_TIME_COMMAND_STEP_WIDTH                1
-#define PKTSTATS_TIME_COMMAND_STEP_MASK                 0x00000004u
+#define PKTSTATS_TIME_COMMAND                               0x00003008u
+#define PKTSTATS_TIME_COMMAND_LATCH_SHIFT                   0
+#define PKTSTATS_TIME_COMMAND_LATCH_WIDTH                   1
+#define PKTSTATS_TIME_COMMAND_LATCH_MASK                    0x00000001u
+#define PKTSTATS_TIME_COMMAND_SET_SHIFT                     1
+#define PKTSTATS_TIME_COMMAND_SET_WIDTH                     1
+#define PKTSTATS_TIME_COMMAND_SET_MASK                      0x00000002u
+#define PKTSTATS_TIME_COMMAND_STEP_SHIFT                    2
+#define PKTSTATS_TIME_COMMAND_STEP_WIDTH                    1
+#define PKTSTATS_TIME_COMMAND_STEP_MASK                     0x00000004u
 
 /*
  * 0x00c trim (rw, 32 bits): Frequency trim: every clock the time advances by 8 ns + trim *
  * 2^-32 ns. One unit is 1/(8 * 2^32) = 0.0291 ppb; the range -2^31..2^31-1 is -62 500
  * 000..+62 499 999.97 ppb.
  */
-#define PKTSTATS_TIME_TRIM                              0x0000300cu
-#define PKTSTATS_TIME_TRIM_SHIFT                        0
-#define PKTSTATS_TIME_TRIM_WIDTH                        32
-#define PKTSTATS_TIME_TRIM_MASK                         0xffffffffu
-#define PKTSTATS_TIME_TRIM_RESET                        0x00000000u
+#define PKTSTATS_TIME_TRIM                                  0x0000300cu
+#define PKTSTATS_TIME_TRIM_SHIFT                            0
+#define PKTSTATS_TIME_TRIM_WIDTH                            32
+#define PKTSTATS_TIME_TRIM_MASK                             0xffffffffu
+#define PKTSTATS_TIME_TRIM_RESET                            0x00000000u
 
 /*
  * 0x010 set_seconds (rw, 48 bits): Seconds the set command loads (write low word, then high
  * word).
  */
-#define PKTSTATS_TIME_SET_SECONDS                       0x00003010u
-#define PKTSTATS_TIME_SET_SECONDS_LO                    0x00003010u
-#define PKTSTATS_TIME_SET_SECONDS_HI                    0x00003014u
-#define PKTSTATS_TIME_SET_SECONDS_SHIFT                 0
-#define PKTSTATS_TIME_SET_SECONDS_WIDTH                 48
-#define PKTSTATS_TIME_SET_SECONDS_MASK                  UINT64_C(0xffffffffffff)
-#define PKTSTATS_TIME_SET_SECONDS_RESET                 UINT64_C(0x000000000000)
+#define PKTSTATS_TIME_SET_SECONDS                           0x00003010u
+#define PKTSTATS_TIME_SET_SECONDS_LO                        0x00003010u
+#define PKTSTATS_TIME_SET_SECONDS_HI                        0x00003014u
+#define PKTSTATS_TIME_SET_SECONDS_SHIFT                     0
+#define PKTSTATS_TIME_SET_SECONDS_WIDTH                     48
+#define PKTSTATS_TIME_SET_SECONDS_MASK                      UINT64_C(0xffffffffffff)
+#define PKTSTATS_TIME_SET_SECONDS_RESET                     UINT64_C(0x000000000000)
 
 /* 0x018 set_nanoseconds (rw, 32 bits): Nanoseconds the set command loads. */
-#define PKTSTATS_TIME_SET_NANOSECONDS                   0x00003018u
-#define PKTSTATS_TIME_SET_NANOSECONDS_SHIFT             0
-#define PKTSTATS_TIME_SET_NANOSECONDS_WIDTH             30
-#define PKTSTATS_TIME_SET_NANOSECONDS_MASK              0x3fffffffu
-#define PKTSTATS_TIME_SET_NANOSECONDS_RESET             0x00000000u
+#define PKTSTATS_TIME_SET_NANOSECONDS                       0x00003018u
+#define PKTSTATS_TIME_SET_NANOSECONDS_SHIFT                 0
+#define PKTSTATS_TIME_SET_NANOSECONDS_WIDTH                 30
+#define PKTSTATS_TIME_SET_NANOSECONDS_MASK                  0x3fffffffu
+#define PKTSTATS_TIME_SET_NANOSECONDS_RESET                 0x00000000u
 
 /*
  * 0x020 step_seconds (rw, 48 bits): Seconds part of the offset the step command adds (write
  * low word, then high word).
  */
-#define PKTSTATS_TIME_STEP_SECONDS                      0x00003020u
-#define PKTSTATS_TIME_STEP_SECONDS_LO                   0x00003020u
-#define PKTSTATS_TIME_STEP_SECONDS_HI                   0x00003024u
-#define PKTSTATS_TIME_STEP_SECONDS_SHIFT                0
-#define PKTSTATS_TIME_STEP_SECONDS_WIDTH                48
-#define PKTSTATS_TIME_STEP_SECONDS_MASK                 UINT64_C(0xffffffffffff)
-#define PKTSTATS_TIME_STEP_SECONDS_RESET                UINT64_C(0x000000000000)
+#define PKTSTATS_TIME_STEP_SECONDS                          0x00003020u
+#define PKTSTATS_TIME_STEP_SECONDS_LO                       0x00003020u
+#define PKTSTATS_TIME_STEP_SECONDS_HI                       0x00003024u
+#define PKTSTATS_TIME_STEP_SECONDS_SHIFT                    0
+#define PKTSTATS_TIME_STEP_SECONDS_WIDTH                    48
+#define PKTSTATS_TIME_STEP_SECONDS_MASK                     UINT64_C(0xffffffffffff)
+#define PKTSTATS_TIME_STEP_SECONDS_RESET                    UINT64_C(0x000000000000)
 
 /*
  * 0x028 step_nanoseconds (rw, 32 bits): Nanoseconds part of the offset the step command
  * adds, always positive.
  */
-#define PKTSTATS_TIME_STEP_NANOSECONDS                  0x00003028u
-#define PKTSTATS_TIME_STEP_NANOSECONDS_SHIFT            0
-#define PKTSTATS_TIME_STEP_NANOSECONDS_WIDTH            30
-#define PKTSTATS_TIME_STEP_NANOSECONDS_MASK             0x3fffffffu
-#define PKTSTATS_TIME_STEP_NANOSECONDS_RESET            0x00000000u
+#define PKTSTATS_TIME_STEP_NANOSECONDS                      0x00003028u
+#define PKTSTATS_TIME_STEP_NANOSECONDS_SHIFT                0
+#define PKTSTATS_TIME_STEP_NANOSECONDS_WIDTH                30
+#define PKTSTATS_TIME_STEP_NANOSECONDS_MASK                 0x3fffffffu
+#define PKTSTATS_TIME_STEP_NANOSECONDS_RESET                0x00000000u
 
 /*
  * 0x030 latched_seconds (ro, 64 bits): Seconds of the time of day at the last latch command
  * (bits 47:0; 63:48 read 0).
  */
-#define PKTSTATS_TIME_LATCHED_SECONDS                   0x00003030u
-#define PKTSTATS_TIME_LATCHED_SECONDS_LO                0x00003030u
-#define PKTSTATS_TIME_LATCHED_SECONDS_HI                0x00003034u
+#define PKTSTATS_TIME_LATCHED_SECONDS                       0x00003030u
+#define PKTSTATS_TIME_LATCHED_SECONDS_LO                    0x00003030u
+#define PKTSTATS_TIME_LATCHED_SECONDS_HI                    0x00003034u
 
 /*
  * 0x038 latched_nanoseconds (ro, 30 bits): Nanoseconds of the time of day at the last latch
  * command, 0..999 999 999.
  */
-#define PKTSTATS_TIME_LATCHED_NANOSECONDS               0x00003038u
-#define PKTSTATS_TIME_LATCHED_NANOSECONDS_MASK          0x3fffffffu
+#define PKTSTATS_TIME_LATCHED_NANOSECONDS                   0x00003038u
+#define PKTSTATS_TIME_LATCHED_NANOSECONDS_MASK              0x3fffffffu
 
 /*
  * 0x03c latched_fraction (ro, 32 bits): Fraction of a nanosecond of the time of day at the
  * last latch command, in 2^-32 ns.
  */
-#define PKTSTATS_TIME_LATCHED_FRACTION                  0x0000303cu
+#define PKTSTATS_TIME_LATCHED_FRACTION                      0x0000303cu
 
 /*
  * 0x040 latched_timer (ro, 64 bits): The evcap timer (8 ns clocks) in the clock of the last
  * latch command: the evcap tick at resolution c is latched_timer >> c.
  */
-#define PKTSTATS_TIME_LATCHED_TIMER                     0x00003040u
-#define PKTSTATS_TIME_LATCHED_TIMER_LO                  0x00003040u
-#define PKTSTATS_TIME_LATCHED_TIMER_HI                  0x00003044u
+#define PKTSTATS_TIME_LATCHED_TIMER                         0x00003040u
+#define PKTSTATS_TIME_LATCHED_TIMER_LO                      0x00003040u
+#define PKTSTATS_TIME_LATCHED_TIMER_HI                      0x00003044u
 
 /*
  * 0x048 set_refused (counter, 64 bits): Set commands refused (set_nanoseconds of 10^9 or
  * more). Write to clear.
  */
-#define PKTSTATS_TIME_SET_REFUSED                       0x00003048u
-#define PKTSTATS_TIME_SET_REFUSED_LO                    0x00003048u
-#define PKTSTATS_TIME_SET_REFUSED_HI                    0x0000304cu
+#define PKTSTATS_TIME_SET_REFUSED                           0x00003048u
+#define PKTSTATS_TIME_SET_REFUSED_LO                        0x00003048u
+#define PKTSTATS_TIME_SET_REFUSED_HI                        0x0000304cu
 
 /*
  * 0x050 step_refused (counter, 64 bits): Step commands refused (the time would leave 0..2^48
  * s, step_nanoseconds of 10^9 or more, or a set in the same command). Write to clear.
  */
-#define PKTSTATS_TIME_STEP_REFUSED                      0x00003050u
-#define PKTSTATS_TIME_STEP_REFUSED_LO                   0x00003050u
-#define PKTSTATS_TIME_STEP_REFUSED_HI                   0x00003054u
+#define PKTSTATS_TIME_STEP_REFUSED                          0x00003050u
+#define PKTSTATS_TIME_STEP_REFUSED_LO                       0x00003050u
+#define PKTSTATS_TIME_STEP_REFUSED_HI                       0x00003054u
 
 /*
  * Block stamp (stamp_regs): Wire timestamps of the MAC ports: RX/TX corrections, last RX and
  * TX stamps and residence time per port.
  */
-#define PKTSTATS_STAMP_BASE                             0x00004000u
-#define PKTSTATS_STAMP_SIZE                             0x00001000u
+#define PKTSTATS_STAMP_BASE                                 0x00004000u
+#define PKTSTATS_STAMP_SIZE                                 0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "STAM". */
-#define PKTSTATS_STAMP_TYPE                             0x00004000u
-#define PKTSTATS_STAMP_TYPE_VALUE                       0x5354414du
+#define PKTSTATS_STAMP_TYPE                                 0x00004000u
+#define PKTSTATS_STAMP_TYPE_VALUE                           0x5354414du
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_STAMP_VERSION                          0x00004004u
-#define PKTSTATS_STAMP_VERSION_VALUE                    0x00010000u
+#define PKTSTATS_STAMP_VERSION                              0x00004004u
+#define PKTSTATS_STAMP_VERSION_VALUE                        0x00010000u
 
 /*
  * 0x010 rx_correction_0 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 0, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_0                  0x00004010u
-#define PKTSTATS_STAMP_RX_CORRECTION_0_SHIFT            0
-#define PKTSTATS_STAMP_RX_CORRECTION_0_WIDTH            30
-#define PKTSTATS_STAMP_RX_CORRECTION_0_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_0_RESET            0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_0                      0x00004010u
+#define PKTSTATS_STAMP_RX_CORRECTION_0_SHIFT                0
+#define PKTSTATS_STAMP_RX_CORRECTION_0_WIDTH                30
+#define PKTSTATS_STAMP_RX_CORRECTION_0_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_0_RESET                0x00000000u
 
 /*
  * 0x014 rx_correction_1 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 1, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_1                  0x00004014u
-#define PKTSTATS_STAMP_RX_CORRECTION_1_SHIFT            0
-#define PKTSTATS_STAMP_RX_CORRECTION_1_WIDTH            30
-#define PKTSTATS_STAMP_RX_CORRECTION_1_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_1_RESET            0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_1                      0x00004014u
+#define PKTSTATS_STAMP_RX_CORRECTION_1_SHIFT                0
+#define PKTSTATS_STAMP_RX_CORRECTION_1_WIDTH                30
+#define PKTSTATS_STAMP_RX_CORRECTION_1_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_1_RESET                0x00000000u
 
 /*
  * 0x018 rx_correction_2 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 2, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_2                  0x00004018u
-#define PKTSTATS_STAMP_RX_CORRECTION_2_SHIFT            0
-#define PKTSTATS_STAMP_RX_CORRECTION_2_WIDTH            30
-#define PKTSTATS_STAMP_RX_CORRECTION_2_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_2_RESET            0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_2                      0x00004018u
+#define PKTSTATS_STAMP_RX_CORRECTION_2_SHIFT                0
+#define PKTSTATS_STAMP_RX_CORRECTION_2_WIDTH                30
+#define PKTSTATS_STAMP_RX_CORRECTION_2_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_2_RESET                0x00000000u
 
 /*
  * 0x01c rx_correction_3 (rw, 32 bits): RX: added to the time of day of the clock in which a
  * frame's first word enters the switch from MAC port 3, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_RX_CORRECTION_3                  0x0000401cu
-#define PKTSTATS_STAMP_RX_CORRECTION_3_SHIFT            0
-#define PKTSTATS_STAMP_RX_CORRECTION_3_WIDTH            30
-#define PKTSTATS_STAMP_RX_CORRECTION_3_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_RX_CORRECTION_3_RESET            0x00000000u
+#define PKTSTATS_STAMP_RX_CORRECTION_3                      0x0000401cu
+#define PKTSTATS_STAMP_RX_CORRECTION_3_SHIFT                0
+#define PKTSTATS_STAMP_RX_CORRECTION_3_WIDTH                30
+#define PKTSTATS_STAMP_RX_CORRECTION_3_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_RX_CORRECTION_3_RESET                0x00000000u
 
 /*
  * 0x020 tx_correction_0 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 0, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_0                  0x00004020u
-#define PKTSTATS_STAMP_TX_CORRECTION_0_SHIFT            0
-#define PKTSTATS_STAMP_TX_CORRECTION_0_WIDTH            30
-#define PKTSTATS_STAMP_TX_CORRECTION_0_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_0_RESET            0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_0                      0x00004020u
+#define PKTSTATS_STAMP_TX_CORRECTION_0_SHIFT                0
+#define PKTSTATS_STAMP_TX_CORRECTION_0_WIDTH                30
+#define PKTSTATS_STAMP_TX_CORRECTION_0_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_0_RESET                0x00000000u
 
 /*
  * 0x024 tx_correction_1 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 1, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_1                  0x00004024u
-#define PKTSTATS_STAMP_TX_CORRECTION_1_SHIFT            0
-#define PKTSTATS_STAMP_TX_CORRECTION_1_WIDTH            30
-#define PKTSTATS_STAMP_TX_CORRECTION_1_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_1_RESET            0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_1                      0x00004024u
+#define PKTSTATS_STAMP_TX_CORRECTION_1_SHIFT                0
+#define PKTSTATS_STAMP_TX_CORRECTION_1_WIDTH                30
+#define PKTSTATS_STAMP_TX_CORRECTION_1_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_1_RESET                0x00000000u
 
 /*
  * 0x028 tx_correction_2 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 2, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_2                  0x00004028u
-#define PKTSTATS_STAMP_TX_CORRECTION_2_SHIFT            0
-#define PKTSTATS_STAMP_TX_CORRECTION_2_WIDTH            30
-#define PKTSTATS_STAMP_TX_CORRECTION_2_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_2_RESET            0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_2                      0x00004028u
+#define PKTSTATS_STAMP_TX_CORRECTION_2_SHIFT                0
+#define PKTSTATS_STAMP_TX_CORRECTION_2_WIDTH                30
+#define PKTSTATS_STAMP_TX_CORRECTION_2_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_2_RESET                0x00000000u
 
 /*
  * 0x02c tx_correction_3 (rw, 32 bits): TX: added to the time of day of the clock in which a
  * frame's first word leaves the switch towards MAC port 3, so that the stamp stands for the
  * first bit on the wire.
  */
-#define PKTSTATS_STAMP_TX_CORRECTION_3                  0x0000402cu
-#define PKTSTATS_STAMP_TX_CORRECTION_3_SHIFT            0
-#define PKTSTATS_STAMP_TX_CORRECTION_3_WIDTH            30
-#define PKTSTATS_STAMP_TX_CORRECTION_3_MASK             0x3fffffffu
-#define PKTSTATS_STAMP_TX_CORRECTION_3_RESET            0x00000000u
+#define PKTSTATS_STAMP_TX_CORRECTION_3                      0x0000402cu
+#define PKTSTATS_STAMP_TX_CORRECTION_3_SHIFT                0
+#define PKTSTATS_STAMP_TX_CORRECTION_3_WIDTH                30
+#define PKTSTATS_STAMP_TX_CORRECTION_3_MASK                 0x3fffffffu
+#define PKTSTATS_STAMP_TX_CORRECTION_3_RESET                0x00000000u
 
 /*
  * 0x040 last_rx_0 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 0, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_0                        0x00004040u
-#define PKTSTATS_STAMP_LAST_RX_0_LO                     0x00004040u
-#define PKTSTATS_STAMP_LAST_RX_0_HI                     0x00004044u
+#define PKTSTATS_STAMP_LAST_RX_0                            0x00004040u
+#define PKTSTATS_STAMP_LAST_RX_0_LO                         0x00004040u
+#define PKTSTATS_STAMP_LAST_RX_0_HI                         0x00004044u
 
 /*
  * 0x048 last_rx_1 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 1, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_1                        0x00004048u
-#define PKTSTATS_STAMP_LAST_RX_1_LO                     0x00004048u
-#define PKTSTATS_STAMP_LAST_RX_1_HI                     0x0000404cu
+#define PKTSTATS_STAMP_LAST_RX_1                            0x00004048u
+#define PKTSTATS_STAMP_LAST_RX_1_LO                         0x00004048u
+#define PKTSTATS_STAMP_LAST_RX_1_HI                         0x0000404cu
 
 /*
  * 0x050 last_rx_2 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 2, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_2                        0x00004050u
-#define PKTSTATS_STAMP_LAST_RX_2_LO                     0x00004050u
-#define PKTSTATS_STAMP_LAST_RX_2_HI                     0x00004054u
+#define PKTSTATS_STAMP_LAST_RX_2                            0x00004050u
+#define PKTSTATS_STAMP_LAST_RX_2_LO                         0x00004050u
+#define PKTSTATS_STAMP_LAST_RX_2_HI                         0x00004054u
 
 /*
  * 0x058 last_rx_3 (ro, 64 bits): RX stamp of the last frame that entered the switch from MAC
  * port 3, corrected: seconds (low 32 bits of the time of day's seconds) in bits 63:32,
  * nanoseconds in bits 29:0. Read the low word first: it latches the high word.
  */
-#define PKTSTATS_STAMP_LAST_RX_3                        0x00004058u
-#define PKTSTATS_STAMP_LAST_RX_3_LO                     0x00004058u
-#define PKTSTATS_STAMP_LAST_RX_3_HI                     0x0000405cu
+#define PKTSTATS_STAMP_LAST_RX_3                            0x00004058u
+#define PKTSTATS_STAMP_LAST_RX_3_LO                         0x00004058u
+#define PKTSTATS_STAMP_LAST_RX_3_HI                         0x0000405cu
 
 /*
  * 0x060 last_tx_0 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1249,9 +1249,9 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_0                        0x00004060u
-#define PKTSTATS_STAMP_LAST_TX_0_LO                     0x00004060u
-#define PKTSTATS_STAMP_LAST_TX_0_HI                     0x00004064u
+#define PKTSTATS_STAMP_LAST_TX_0                            0x00004060u
+#define PKTSTATS_STAMP_LAST_TX_0_LO                         0x00004060u
+#define PKTSTATS_STAMP_LAST_TX_0_HI                         0x00004064u
 
 /*
  * 0x068 last_tx_1 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1259,9 +1259,9 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_1                        0x00004068u
-#define PKTSTATS_STAMP_LAST_TX_1_LO                     0x00004068u
-#define PKTSTATS_STAMP_LAST_TX_1_HI                     0x0000406cu
+#define PKTSTATS_STAMP_LAST_TX_1                            0x00004068u
+#define PKTSTATS_STAMP_LAST_TX_1_LO                         0x00004068u
+#define PKTSTATS_STAMP_LAST_TX_1_HI                         0x0000406cu
 
 /*
  * 0x070 last_tx_2 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1269,9 +1269,9 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_2                        0x00004070u
-#define PKTSTATS_STAMP_LAST_TX_2_LO                     0x00004070u
-#define PKTSTATS_STAMP_LAST_TX_2_HI                     0x00004074u
+#define PKTSTATS_STAMP_LAST_TX_2                            0x00004070u
+#define PKTSTATS_STAMP_LAST_TX_2_LO                         0x00004070u
+#define PKTSTATS_STAMP_LAST_TX_2_HI                         0x00004074u
 
 /*
  * 0x078 last_tx_3 (ro, 64 bits): TX stamp of the last frame (stat packets included) that
@@ -1279,664 +1279,664 @@
  * seconds) in bits 63:32, nanoseconds in bits 29:0. Read the low word first: it latches the
  * high word.
  */
-#define PKTSTATS_STAMP_LAST_TX_3                        0x00004078u
-#define PKTSTATS_STAMP_LAST_TX_3_LO                     0x00004078u
-#define PKTSTATS_STAMP_LAST_TX_3_HI                     0x0000407cu
+#define PKTSTATS_STAMP_LAST_TX_3                            0x00004078u
+#define PKTSTATS_STAMP_LAST_TX_3_LO                         0x00004078u
+#define PKTSTATS_STAMP_LAST_TX_3_HI                         0x0000407cu
 
 /*
  * 0x080 last_residence_0 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 0: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_0                 0x00004080u
+#define PKTSTATS_STAMP_LAST_RESIDENCE_0                     0x00004080u
 
 /*
  * 0x084 last_residence_1 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 1: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_1                 0x00004084u
+#define PKTSTATS_STAMP_LAST_RESIDENCE_1                     0x00004084u
 
 /*
  * 0x088 last_residence_2 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 2: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_2                 0x00004088u
+#define PKTSTATS_STAMP_LAST_RESIDENCE_2                     0x00004088u
 
 /*
  * 0x08c last_residence_3 (ro, 32 bits): Residence time of the last frame with an RX stamp
  * that left towards MAC port 3: its TX stamp minus its RX stamp, signed nanoseconds (two's
  * complement; saturates at -2^31 and 2^31-1).
  */
-#define PKTSTATS_STAMP_LAST_RESIDENCE_3                 0x0000408cu
+#define PKTSTATS_STAMP_LAST_RESIDENCE_3                     0x0000408cu
 
 /*
  * Block oam (oam_regs): Link-delay engines of the MAC ports: Y.1731 ETH-DM (1DM/DMM/DMR),
  * headroom measurement (0x89A2) and OpenKilda's ISL round trip (UDP 61231/61232): stamping,
  * responders, CPU-port binding and counters.
  */
-#define PKTSTATS_OAM_BASE                               0x00005000u
-#define PKTSTATS_OAM_SIZE                               0x00001000u
+#define PKTSTATS_OAM_BASE                                   0x00005000u
+#define PKTSTATS_OAM_SIZE                                   0x00001000u
 
 /* 0x000 type (const, 32 bits): Block type, "OAM ". */
-#define PKTSTATS_OAM_TYPE                               0x00005000u
-#define PKTSTATS_OAM_TYPE_VALUE                         0x4f414d20u
+#define PKTSTATS_OAM_TYPE                                   0x00005000u
+#define PKTSTATS_OAM_TYPE_VALUE                             0x4f414d20u
 
 /* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
-#define PKTSTATS_OAM_VERSION                            0x00005004u
-#define PKTSTATS_OAM_VERSION_VALUE                      0x00010000u
+#define PKTSTATS_OAM_VERSION                                0x00005004u
+#define PKTSTATS_OAM_VERSION_VALUE                          0x00010000u
 
 /* control_0 .. control_3: copy n of control, 4 bytes apart */
-#define PKTSTATS_OAM_CONTROL(n)                         (PKTSTATS_OAM_CONTROL_0 + (n) * 0x00000004u)
-#define PKTSTATS_OAM_CONTROL_COUNT                      4
+#define PKTSTATS_OAM_CONTROL(n)                             (PKTSTATS_OAM_CONTROL_0 + (n) * 0x00000004u)
+#define PKTSTATS_OAM_CONTROL_COUNT                          4
 
 /*
  * 0x010 control_0 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
  * hardware does"). (#0)
  */
-#define PKTSTATS_OAM_CONTROL_0                          0x00005010u
-#define PKTSTATS_OAM_CONTROL_0_RESET                    0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_SHIFT          0
-#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_MASK           0x00000001u
-#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_SHIFT       1
-#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_WIDTH       1
-#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_MASK        0x00000002u
-#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_RESET       0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_SHIFT           4
-#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_WIDTH           3
-#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_MASK            0x00000070u
-#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_RESET           0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_SHIFT    8
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_WIDTH    1
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_MASK     0x00000100u
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_RESET    0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_SHIFT 9
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_WIDTH 1
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_MASK  0x00000200u
-#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_RESET 0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_SHIFT     12
-#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_WIDTH     1
-#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_MASK      0x00001000u
-#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_RESET     0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_SHIFT          13
-#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_MASK           0x00002000u
-#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_SHIFT          16
-#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_MASK           0x00010000u
-#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_0                              0x00005010u
+#define PKTSTATS_OAM_CONTROL_0_RESET                        0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_SHIFT              0
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_MASK               0x00000001u
+#define PKTSTATS_OAM_CONTROL_0_DM_ENABLE_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_SHIFT           1
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_WIDTH           1
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_MASK            0x00000002u
+#define PKTSTATS_OAM_CONTROL_0_DM_RESPONDER_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_SHIFT               4
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_WIDTH               3
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_MASK                0x00000070u
+#define PKTSTATS_OAM_CONTROL_0_DM_LEVEL_RESET               0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_SHIFT        8
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_WIDTH        1
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_MASK         0x00000100u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_ENABLE_RESET        0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_SHIFT     9
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_MASK      0x00000200u
+#define PKTSTATS_OAM_CONTROL_0_HEADROOM_RESPONDER_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_SHIFT         12
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_WIDTH         1
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_MASK          0x00001000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_COPY_FIELD_RESET         0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_SHIFT              13
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_MASK               0x00002000u
+#define PKTSTATS_OAM_CONTROL_0_ISL_GROUP_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_SHIFT              16
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_MASK               0x00010000u
+#define PKTSTATS_OAM_CONTROL_0_CPU_BOUND_RESET              0x00000000u
 
 /*
  * 0x014 control_1 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
  * hardware does"). (#1)
  */
-#define PKTSTATS_OAM_CONTROL_1                          0x00005014u
-#define PKTSTATS_OAM_CONTROL_1_RESET                    0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_SHIFT          0
-#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_MASK           0x00000001u
-#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_SHIFT       1
-#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_WIDTH       1
-#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_MASK        0x00000002u
-#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_RESET       0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_SHIFT           4
-#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_WIDTH           3
-#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_MASK            0x00000070u
-#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_RESET           0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_SHIFT    8
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_WIDTH    1
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_MASK     0x00000100u
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_RESET    0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_SHIFT 9
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_WIDTH 1
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_MASK  0x00000200u
-#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_RESET 0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_SHIFT     12
-#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_WIDTH     1
-#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_MASK      0x00001000u
-#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_RESET     0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_SHIFT          13
-#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_MASK           0x00002000u
-#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_SHIFT          16
-#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_MASK           0x00010000u
-#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_1                              0x00005014u
+#define PKTSTATS_OAM_CONTROL_1_RESET                        0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_SHIFT              0
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_MASK               0x00000001u
+#define PKTSTATS_OAM_CONTROL_1_DM_ENABLE_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_SHIFT           1
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_WIDTH           1
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_MASK            0x00000002u
+#define PKTSTATS_OAM_CONTROL_1_DM_RESPONDER_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_SHIFT               4
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_WIDTH               3
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_MASK                0x00000070u
+#define PKTSTATS_OAM_CONTROL_1_DM_LEVEL_RESET               0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_SHIFT        8
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_WIDTH        1
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_MASK         0x00000100u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_ENABLE_RESET        0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_SHIFT     9
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_MASK      0x00000200u
+#define PKTSTATS_OAM_CONTROL_1_HEADROOM_RESPONDER_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_SHIFT         12
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_WIDTH         1
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_MASK          0x00001000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_COPY_FIELD_RESET         0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_SHIFT              13
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_MASK               0x00002000u
+#define PKTSTATS_OAM_CONTROL_1_ISL_GROUP_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_SHIFT              16
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_MASK               0x00010000u
+#define PKTSTATS_OAM_CONTROL_1_CPU_BOUND_RESET              0x00000000u
 
 /*
  * 0x018 control_2 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
  * hardware does"). (#2)
  */
-#define PKTSTATS_OAM_CONTROL_2                          0x00005018u
-#define PKTSTATS_OAM_CONTROL_2_RESET                    0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_SHIFT          0
-#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_MASK           0x00000001u
-#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_SHIFT       1
-#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_WIDTH       1
-#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_MASK        0x00000002u
-#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_RESET       0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_SHIFT           4
-#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_WIDTH           3
-#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_MASK            0x00000070u
-#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_RESET           0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_SHIFT    8
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_WIDTH    1
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_MASK     0x00000100u
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_RESET    0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_SHIFT 9
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_WIDTH 1
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_MASK  0x00000200u
-#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_RESET 0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_SHIFT     12
-#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_WIDTH     1
-#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_MASK      0x00001000u
-#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_RESET     0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_SHIFT          13
-#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_MASK           0x00002000u
-#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_SHIFT          16
-#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_MASK           0x00010000u
-#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_2                              0x00005018u
+#define PKTSTATS_OAM_CONTROL_2_RESET                        0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_SHIFT              0
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_MASK               0x00000001u
+#define PKTSTATS_OAM_CONTROL_2_DM_ENABLE_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_SHIFT           1
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_WIDTH           1
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_MASK            0x00000002u
+#define PKTSTATS_OAM_CONTROL_2_DM_RESPONDER_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_SHIFT               4
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_WIDTH               3
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_MASK                0x00000070u
+#define PKTSTATS_OAM_CONTROL_2_DM_LEVEL_RESET               0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_SHIFT        8
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_WIDTH        1
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_MASK         0x00000100u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_ENABLE_RESET        0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_SHIFT     9
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_MASK      0x00000200u
+#define PKTSTATS_OAM_CONTROL_2_HEADROOM_RESPONDER_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_SHIFT         12
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_WIDTH         1
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_MASK          0x00001000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_COPY_FIELD_RESET         0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_SHIFT              13
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_MASK               0x00002000u
+#define PKTSTATS_OAM_CONTROL_2_ISL_GROUP_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_SHIFT              16
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_MASK               0x00010000u
+#define PKTSTATS_OAM_CONTROL_2_CPU_BOUND_RESET              0x00000000u
 
 /*
  * 0x01c control_3 (rw, 32 bits): What the engines do on MAC port i (docs/oam.md, "What the
  * hardware does"). (#3)
  */
-#define PKTSTATS_OAM_CONTROL_3                          0x0000501cu
-#define PKTSTATS_OAM_CONTROL_3_RESET                    0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_SHIFT          0
-#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_MASK           0x00000001u
-#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_SHIFT       1
-#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_WIDTH       1
-#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_MASK        0x00000002u
-#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_RESET       0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_SHIFT           4
-#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_WIDTH           3
-#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_MASK            0x00000070u
-#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_RESET           0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_SHIFT    8
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_WIDTH    1
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_MASK     0x00000100u
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_RESET    0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_SHIFT 9
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_WIDTH 1
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_MASK  0x00000200u
-#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_RESET 0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_SHIFT     12
-#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_WIDTH     1
-#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_MASK      0x00001000u
-#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_RESET     0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_SHIFT          13
-#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_MASK           0x00002000u
-#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_RESET          0x00000000u
-#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_SHIFT          16
-#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_WIDTH          1
-#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_MASK           0x00010000u
-#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_RESET          0x00000000u
+#define PKTSTATS_OAM_CONTROL_3                              0x0000501cu
+#define PKTSTATS_OAM_CONTROL_3_RESET                        0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_SHIFT              0
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_MASK               0x00000001u
+#define PKTSTATS_OAM_CONTROL_3_DM_ENABLE_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_SHIFT           1
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_WIDTH           1
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_MASK            0x00000002u
+#define PKTSTATS_OAM_CONTROL_3_DM_RESPONDER_RESET           0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_SHIFT               4
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_WIDTH               3
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_MASK                0x00000070u
+#define PKTSTATS_OAM_CONTROL_3_DM_LEVEL_RESET               0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_SHIFT        8
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_WIDTH        1
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_MASK         0x00000100u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_ENABLE_RESET        0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_SHIFT     9
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_WIDTH     1
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_MASK      0x00000200u
+#define PKTSTATS_OAM_CONTROL_3_HEADROOM_RESPONDER_RESET     0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_SHIFT         12
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_WIDTH         1
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_MASK          0x00001000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_COPY_FIELD_RESET         0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_SHIFT              13
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_MASK               0x00002000u
+#define PKTSTATS_OAM_CONTROL_3_ISL_GROUP_RESET              0x00000000u
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_SHIFT              16
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_WIDTH              1
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_MASK               0x00010000u
+#define PKTSTATS_OAM_CONTROL_3_CPU_BOUND_RESET              0x00000000u
 
 /* port_mac_0 .. port_mac_3: copy n of port_mac, 8 bytes apart */
-#define PKTSTATS_OAM_PORT_MAC(n)                        (PKTSTATS_OAM_PORT_MAC_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_PORT_MAC_COUNT                     4
+#define PKTSTATS_OAM_PORT_MAC(n)                            (PKTSTATS_OAM_PORT_MAC_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_PORT_MAC_COUNT                         4
 
 /*
  * 0x020 port_mac_0 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
  * are addressed to it; it is the source of the DMRs and headroom responses the port's
  * responders send (write low word, then high word). (#0)
  */
-#define PKTSTATS_OAM_PORT_MAC_0                         0x00005020u
-#define PKTSTATS_OAM_PORT_MAC_0_LO                      0x00005020u
-#define PKTSTATS_OAM_PORT_MAC_0_HI                      0x00005024u
-#define PKTSTATS_OAM_PORT_MAC_0_SHIFT                   0
-#define PKTSTATS_OAM_PORT_MAC_0_WIDTH                   48
-#define PKTSTATS_OAM_PORT_MAC_0_MASK                    UINT64_C(0xffffffffffff)
-#define PKTSTATS_OAM_PORT_MAC_0_RESET                   UINT64_C(0x000000000000)
+#define PKTSTATS_OAM_PORT_MAC_0                             0x00005020u
+#define PKTSTATS_OAM_PORT_MAC_0_LO                          0x00005020u
+#define PKTSTATS_OAM_PORT_MAC_0_HI                          0x00005024u
+#define PKTSTATS_OAM_PORT_MAC_0_SHIFT                       0
+#define PKTSTATS_OAM_PORT_MAC_0_WIDTH                       48
+#define PKTSTATS_OAM_PORT_MAC_0_MASK                        UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_0_RESET                       UINT64_C(0x000000000000)
 
 /*
  * 0x028 port_mac_1 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
  * are addressed to it; it is the source of the DMRs and headroom responses the port's
  * responders send (write low word, then high word). (#1)
  */
-#define PKTSTATS_OAM_PORT_MAC_1                         0x00005028u
-#define PKTSTATS_OAM_PORT_MAC_1_LO                      0x00005028u
-#define PKTSTATS_OAM_PORT_MAC_1_HI                      0x0000502cu
-#define PKTSTATS_OAM_PORT_MAC_1_SHIFT                   0
-#define PKTSTATS_OAM_PORT_MAC_1_WIDTH                   48
-#define PKTSTATS_OAM_PORT_MAC_1_MASK                    UINT64_C(0xffffffffffff)
-#define PKTSTATS_OAM_PORT_MAC_1_RESET                   UINT64_C(0x000000000000)
+#define PKTSTATS_OAM_PORT_MAC_1                             0x00005028u
+#define PKTSTATS_OAM_PORT_MAC_1_LO                          0x00005028u
+#define PKTSTATS_OAM_PORT_MAC_1_HI                          0x0000502cu
+#define PKTSTATS_OAM_PORT_MAC_1_SHIFT                       0
+#define PKTSTATS_OAM_PORT_MAC_1_WIDTH                       48
+#define PKTSTATS_OAM_PORT_MAC_1_MASK                        UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_1_RESET                       UINT64_C(0x000000000000)
 
 /*
  * 0x030 port_mac_2 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
  * are addressed to it; it is the source of the DMRs and headroom responses the port's
  * responders send (write low word, then high word). (#2)
  */
-#define PKTSTATS_OAM_PORT_MAC_2                         0x00005030u
-#define PKTSTATS_OAM_PORT_MAC_2_LO                      0x00005030u
-#define PKTSTATS_OAM_PORT_MAC_2_HI                      0x00005034u
-#define PKTSTATS_OAM_PORT_MAC_2_SHIFT                   0
-#define PKTSTATS_OAM_PORT_MAC_2_WIDTH                   48
-#define PKTSTATS_OAM_PORT_MAC_2_MASK                    UINT64_C(0xffffffffffff)
-#define PKTSTATS_OAM_PORT_MAC_2_RESET                   UINT64_C(0x000000000000)
+#define PKTSTATS_OAM_PORT_MAC_2                             0x00005030u
+#define PKTSTATS_OAM_PORT_MAC_2_LO                          0x00005030u
+#define PKTSTATS_OAM_PORT_MAC_2_HI                          0x00005034u
+#define PKTSTATS_OAM_PORT_MAC_2_SHIFT                       0
+#define PKTSTATS_OAM_PORT_MAC_2_WIDTH                       48
+#define PKTSTATS_OAM_PORT_MAC_2_MASK                        UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_2_RESET                       UINT64_C(0x000000000000)
 
 /*
  * 0x038 port_mac_3 (rw, 48 bits): MAC address of MAC port i's MEP: DM frames for the engine
  * are addressed to it; it is the source of the DMRs and headroom responses the port's
  * responders send (write low word, then high word). (#3)
  */
-#define PKTSTATS_OAM_PORT_MAC_3                         0x00005038u
-#define PKTSTATS_OAM_PORT_MAC_3_LO                      0x00005038u
-#define PKTSTATS_OAM_PORT_MAC_3_HI                      0x0000503cu
-#define PKTSTATS_OAM_PORT_MAC_3_SHIFT                   0
-#define PKTSTATS_OAM_PORT_MAC_3_WIDTH                   48
-#define PKTSTATS_OAM_PORT_MAC_3_MASK                    UINT64_C(0xffffffffffff)
-#define PKTSTATS_OAM_PORT_MAC_3_RESET                   UINT64_C(0x000000000000)
+#define PKTSTATS_OAM_PORT_MAC_3                             0x00005038u
+#define PKTSTATS_OAM_PORT_MAC_3_LO                          0x00005038u
+#define PKTSTATS_OAM_PORT_MAC_3_HI                          0x0000503cu
+#define PKTSTATS_OAM_PORT_MAC_3_SHIFT                       0
+#define PKTSTATS_OAM_PORT_MAC_3_WIDTH                       48
+#define PKTSTATS_OAM_PORT_MAC_3_MASK                        UINT64_C(0xffffffffffff)
+#define PKTSTATS_OAM_PORT_MAC_3_RESET                       UINT64_C(0x000000000000)
 
 /* byte_time_0 .. byte_time_3: copy n of byte_time, 4 bytes apart */
-#define PKTSTATS_OAM_BYTE_TIME(n)                       (PKTSTATS_OAM_BYTE_TIME_0 + (n) * 0x00000004u)
-#define PKTSTATS_OAM_BYTE_TIME_COUNT                    4
+#define PKTSTATS_OAM_BYTE_TIME(n)                           (PKTSTATS_OAM_BYTE_TIME_0 + (n) * 0x00000004u)
+#define PKTSTATS_OAM_BYTE_TIME_COUNT                        4
 
 /*
  * 0x040 byte_time_0 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
  * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#0)
  */
-#define PKTSTATS_OAM_BYTE_TIME_0                        0x00005040u
-#define PKTSTATS_OAM_BYTE_TIME_0_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_0_WIDTH                  12
-#define PKTSTATS_OAM_BYTE_TIME_0_MASK                   0x00000fffu
-#define PKTSTATS_OAM_BYTE_TIME_0_RESET                  0x00000008u
+#define PKTSTATS_OAM_BYTE_TIME_0                            0x00005040u
+#define PKTSTATS_OAM_BYTE_TIME_0_SHIFT                      0
+#define PKTSTATS_OAM_BYTE_TIME_0_WIDTH                      12
+#define PKTSTATS_OAM_BYTE_TIME_0_MASK                       0x00000fffu
+#define PKTSTATS_OAM_BYTE_TIME_0_RESET                      0x00000008u
 
 /*
  * 0x044 byte_time_1 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
  * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#1)
  */
-#define PKTSTATS_OAM_BYTE_TIME_1                        0x00005044u
-#define PKTSTATS_OAM_BYTE_TIME_1_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_1_WIDTH                  12
-#define PKTSTATS_OAM_BYTE_TIME_1_MASK                   0x00000fffu
-#define PKTSTATS_OAM_BYTE_TIME_1_RESET                  0x00000008u
+#define PKTSTATS_OAM_BYTE_TIME_1                            0x00005044u
+#define PKTSTATS_OAM_BYTE_TIME_1_SHIFT                      0
+#define PKTSTATS_OAM_BYTE_TIME_1_WIDTH                      12
+#define PKTSTATS_OAM_BYTE_TIME_1_MASK                       0x00000fffu
+#define PKTSTATS_OAM_BYTE_TIME_1_RESET                      0x00000008u
 
 /*
  * 0x048 byte_time_2 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
  * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#2)
  */
-#define PKTSTATS_OAM_BYTE_TIME_2                        0x00005048u
-#define PKTSTATS_OAM_BYTE_TIME_2_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_2_WIDTH                  12
-#define PKTSTATS_OAM_BYTE_TIME_2_MASK                   0x00000fffu
-#define PKTSTATS_OAM_BYTE_TIME_2_RESET                  0x00000008u
+#define PKTSTATS_OAM_BYTE_TIME_2                            0x00005048u
+#define PKTSTATS_OAM_BYTE_TIME_2_SHIFT                      0
+#define PKTSTATS_OAM_BYTE_TIME_2_WIDTH                      12
+#define PKTSTATS_OAM_BYTE_TIME_2_MASK                       0x00000fffu
+#define PKTSTATS_OAM_BYTE_TIME_2_RESET                      0x00000008u
 
 /*
  * 0x04c byte_time_3 (rw, 32 bits): Time of one byte on MAC port i's wire, for the last-bit
  * stamps of the headroom PDU (the frame's first bit plus its length on the wire). (#3)
  */
-#define PKTSTATS_OAM_BYTE_TIME_3                        0x0000504cu
-#define PKTSTATS_OAM_BYTE_TIME_3_SHIFT                  0
-#define PKTSTATS_OAM_BYTE_TIME_3_WIDTH                  12
-#define PKTSTATS_OAM_BYTE_TIME_3_MASK                   0x00000fffu
-#define PKTSTATS_OAM_BYTE_TIME_3_RESET                  0x00000008u
+#define PKTSTATS_OAM_BYTE_TIME_3                            0x0000504cu
+#define PKTSTATS_OAM_BYTE_TIME_3_SHIFT                      0
+#define PKTSTATS_OAM_BYTE_TIME_3_WIDTH                      12
+#define PKTSTATS_OAM_BYTE_TIME_3_MASK                       0x00000fffu
+#define PKTSTATS_OAM_BYTE_TIME_3_RESET                      0x00000008u
 
 /* dm_stamped_0 .. dm_stamped_3: copy n of dm_stamped, 8 bytes apart */
-#define PKTSTATS_OAM_DM_STAMPED(n)                      (PKTSTATS_OAM_DM_STAMPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_DM_STAMPED_COUNT                   4
+#define PKTSTATS_OAM_DM_STAMPED(n)                          (PKTSTATS_OAM_DM_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_STAMPED_COUNT                       4
 
 /*
  * 0x100 dm_stamped_0 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
  * left MAC port i with their transmit stamp. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_DM_STAMPED_0                       0x00005100u
-#define PKTSTATS_OAM_DM_STAMPED_0_LO                    0x00005100u
-#define PKTSTATS_OAM_DM_STAMPED_0_HI                    0x00005104u
+#define PKTSTATS_OAM_DM_STAMPED_0                           0x00005100u
+#define PKTSTATS_OAM_DM_STAMPED_0_LO                        0x00005100u
+#define PKTSTATS_OAM_DM_STAMPED_0_HI                        0x00005104u
 
 /*
  * 0x108 dm_stamped_1 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
  * left MAC port i with their transmit stamp. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_DM_STAMPED_1                       0x00005108u
-#define PKTSTATS_OAM_DM_STAMPED_1_LO                    0x00005108u
-#define PKTSTATS_OAM_DM_STAMPED_1_HI                    0x0000510cu
+#define PKTSTATS_OAM_DM_STAMPED_1                           0x00005108u
+#define PKTSTATS_OAM_DM_STAMPED_1_LO                        0x00005108u
+#define PKTSTATS_OAM_DM_STAMPED_1_HI                        0x0000510cu
 
 /*
  * 0x110 dm_stamped_2 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
  * left MAC port i with their transmit stamp. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_DM_STAMPED_2                       0x00005110u
-#define PKTSTATS_OAM_DM_STAMPED_2_LO                    0x00005110u
-#define PKTSTATS_OAM_DM_STAMPED_2_HI                    0x00005114u
+#define PKTSTATS_OAM_DM_STAMPED_2                           0x00005110u
+#define PKTSTATS_OAM_DM_STAMPED_2_LO                        0x00005110u
+#define PKTSTATS_OAM_DM_STAMPED_2_HI                        0x00005114u
 
 /*
  * 0x118 dm_stamped_3 (counter, 64 bits): 1DM, DMM and DMR frames from the CPU ports that
  * left MAC port i with their transmit stamp. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_DM_STAMPED_3                       0x00005118u
-#define PKTSTATS_OAM_DM_STAMPED_3_LO                    0x00005118u
-#define PKTSTATS_OAM_DM_STAMPED_3_HI                    0x0000511cu
+#define PKTSTATS_OAM_DM_STAMPED_3                           0x00005118u
+#define PKTSTATS_OAM_DM_STAMPED_3_LO                        0x00005118u
+#define PKTSTATS_OAM_DM_STAMPED_3_HI                        0x0000511cu
 
 /* dm_answered_0 .. dm_answered_3: copy n of dm_answered, 8 bytes apart */
-#define PKTSTATS_OAM_DM_ANSWERED(n)                     (PKTSTATS_OAM_DM_ANSWERED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_DM_ANSWERED_COUNT                  4
+#define PKTSTATS_OAM_DM_ANSWERED(n)                         (PKTSTATS_OAM_DM_ANSWERED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_ANSWERED_COUNT                      4
 
 /*
  * 0x120 dm_answered_0 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
  * into DMRs by its responder (sent into the port's output queue; one the queue drops is
  * counted there and in dm_replies_sent's shortfall). Write to clear. (#0)
  */
-#define PKTSTATS_OAM_DM_ANSWERED_0                      0x00005120u
-#define PKTSTATS_OAM_DM_ANSWERED_0_LO                   0x00005120u
-#define PKTSTATS_OAM_DM_ANSWERED_0_HI                   0x00005124u
+#define PKTSTATS_OAM_DM_ANSWERED_0                          0x00005120u
+#define PKTSTATS_OAM_DM_ANSWERED_0_LO                       0x00005120u
+#define PKTSTATS_OAM_DM_ANSWERED_0_HI                       0x00005124u
 
 /*
  * 0x128 dm_answered_1 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
  * into DMRs by its responder (sent into the port's output queue; one the queue drops is
  * counted there and in dm_replies_sent's shortfall). Write to clear. (#1)
  */
-#define PKTSTATS_OAM_DM_ANSWERED_1                      0x00005128u
-#define PKTSTATS_OAM_DM_ANSWERED_1_LO                   0x00005128u
-#define PKTSTATS_OAM_DM_ANSWERED_1_HI                   0x0000512cu
+#define PKTSTATS_OAM_DM_ANSWERED_1                          0x00005128u
+#define PKTSTATS_OAM_DM_ANSWERED_1_LO                       0x00005128u
+#define PKTSTATS_OAM_DM_ANSWERED_1_HI                       0x0000512cu
 
 /*
  * 0x130 dm_answered_2 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
  * into DMRs by its responder (sent into the port's output queue; one the queue drops is
  * counted there and in dm_replies_sent's shortfall). Write to clear. (#2)
  */
-#define PKTSTATS_OAM_DM_ANSWERED_2                      0x00005130u
-#define PKTSTATS_OAM_DM_ANSWERED_2_LO                   0x00005130u
-#define PKTSTATS_OAM_DM_ANSWERED_2_HI                   0x00005134u
+#define PKTSTATS_OAM_DM_ANSWERED_2                          0x00005130u
+#define PKTSTATS_OAM_DM_ANSWERED_2_LO                       0x00005130u
+#define PKTSTATS_OAM_DM_ANSWERED_2_HI                       0x00005134u
 
 /*
  * 0x138 dm_answered_3 (counter, 64 bits): DMMs that arrived at MAC port i and were turned
  * into DMRs by its responder (sent into the port's output queue; one the queue drops is
  * counted there and in dm_replies_sent's shortfall). Write to clear. (#3)
  */
-#define PKTSTATS_OAM_DM_ANSWERED_3                      0x00005138u
-#define PKTSTATS_OAM_DM_ANSWERED_3_LO                   0x00005138u
-#define PKTSTATS_OAM_DM_ANSWERED_3_HI                   0x0000513cu
+#define PKTSTATS_OAM_DM_ANSWERED_3                          0x00005138u
+#define PKTSTATS_OAM_DM_ANSWERED_3_LO                       0x00005138u
+#define PKTSTATS_OAM_DM_ANSWERED_3_HI                       0x0000513cu
 
 /* dm_replies_sent_0 .. dm_replies_sent_3: copy n of dm_replies_sent, 8 bytes apart */
-#define PKTSTATS_OAM_DM_REPLIES_SENT(n)                 (PKTSTATS_OAM_DM_REPLIES_SENT_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_DM_REPLIES_SENT_COUNT              4
+#define PKTSTATS_OAM_DM_REPLIES_SENT(n)                     (PKTSTATS_OAM_DM_REPLIES_SENT_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_REPLIES_SENT_COUNT                  4
 
 /*
  * 0x140 dm_replies_sent_0 (counter, 64 bits): DMRs of the responder that left MAC port i
  * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
  * (#0)
  */
-#define PKTSTATS_OAM_DM_REPLIES_SENT_0                  0x00005140u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_0_LO               0x00005140u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_0_HI               0x00005144u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_0                      0x00005140u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_0_LO                   0x00005140u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_0_HI                   0x00005144u
 
 /*
  * 0x148 dm_replies_sent_1 (counter, 64 bits): DMRs of the responder that left MAC port i
  * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
  * (#1)
  */
-#define PKTSTATS_OAM_DM_REPLIES_SENT_1                  0x00005148u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_1_LO               0x00005148u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_1_HI               0x0000514cu
+#define PKTSTATS_OAM_DM_REPLIES_SENT_1                      0x00005148u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_1_LO                   0x00005148u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_1_HI                   0x0000514cu
 
 /*
  * 0x150 dm_replies_sent_2 (counter, 64 bits): DMRs of the responder that left MAC port i
  * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
  * (#2)
  */
-#define PKTSTATS_OAM_DM_REPLIES_SENT_2                  0x00005150u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_2_LO               0x00005150u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_2_HI               0x00005154u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_2                      0x00005150u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_2_LO                   0x00005150u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_2_HI                   0x00005154u
 
 /*
  * 0x158 dm_replies_sent_3 (counter, 64 bits): DMRs of the responder that left MAC port i
  * with TxTimeStampb: dm_answered less this is what the output queue dropped. Write to clear.
  * (#3)
  */
-#define PKTSTATS_OAM_DM_REPLIES_SENT_3                  0x00005158u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_3_LO               0x00005158u
-#define PKTSTATS_OAM_DM_REPLIES_SENT_3_HI               0x0000515cu
+#define PKTSTATS_OAM_DM_REPLIES_SENT_3                      0x00005158u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_3_LO                   0x00005158u
+#define PKTSTATS_OAM_DM_REPLIES_SENT_3_HI                   0x0000515cu
 
 /* dm_passed_up_0 .. dm_passed_up_3: copy n of dm_passed_up, 8 bytes apart */
-#define PKTSTATS_OAM_DM_PASSED_UP(n)                    (PKTSTATS_OAM_DM_PASSED_UP_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_DM_PASSED_UP_COUNT                 4
+#define PKTSTATS_OAM_DM_PASSED_UP(n)                        (PKTSTATS_OAM_DM_PASSED_UP_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_PASSED_UP_COUNT                     4
 
 /*
  * 0x160 dm_passed_up_0 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
  * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
  * clear. (#0)
  */
-#define PKTSTATS_OAM_DM_PASSED_UP_0                     0x00005160u
-#define PKTSTATS_OAM_DM_PASSED_UP_0_LO                  0x00005160u
-#define PKTSTATS_OAM_DM_PASSED_UP_0_HI                  0x00005164u
+#define PKTSTATS_OAM_DM_PASSED_UP_0                         0x00005160u
+#define PKTSTATS_OAM_DM_PASSED_UP_0_LO                      0x00005160u
+#define PKTSTATS_OAM_DM_PASSED_UP_0_HI                      0x00005164u
 
 /*
  * 0x168 dm_passed_up_1 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
  * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
  * clear. (#1)
  */
-#define PKTSTATS_OAM_DM_PASSED_UP_1                     0x00005168u
-#define PKTSTATS_OAM_DM_PASSED_UP_1_LO                  0x00005168u
-#define PKTSTATS_OAM_DM_PASSED_UP_1_HI                  0x0000516cu
+#define PKTSTATS_OAM_DM_PASSED_UP_1                         0x00005168u
+#define PKTSTATS_OAM_DM_PASSED_UP_1_LO                      0x00005168u
+#define PKTSTATS_OAM_DM_PASSED_UP_1_HI                      0x0000516cu
 
 /*
  * 0x170 dm_passed_up_2 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
  * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
  * clear. (#2)
  */
-#define PKTSTATS_OAM_DM_PASSED_UP_2                     0x00005170u
-#define PKTSTATS_OAM_DM_PASSED_UP_2_LO                  0x00005170u
-#define PKTSTATS_OAM_DM_PASSED_UP_2_HI                  0x00005174u
+#define PKTSTATS_OAM_DM_PASSED_UP_2                         0x00005170u
+#define PKTSTATS_OAM_DM_PASSED_UP_2_LO                      0x00005170u
+#define PKTSTATS_OAM_DM_PASSED_UP_2_HI                      0x00005174u
 
 /*
  * 0x178 dm_passed_up_3 (counter, 64 bits): DM frames for the MEP of MAC port i passed to CPU
  * port 4+i with their receive stamp (DMRs, 1DMs, and DMMs while dm_responder is 0). Write to
  * clear. (#3)
  */
-#define PKTSTATS_OAM_DM_PASSED_UP_3                     0x00005178u
-#define PKTSTATS_OAM_DM_PASSED_UP_3_LO                  0x00005178u
-#define PKTSTATS_OAM_DM_PASSED_UP_3_HI                  0x0000517cu
+#define PKTSTATS_OAM_DM_PASSED_UP_3                         0x00005178u
+#define PKTSTATS_OAM_DM_PASSED_UP_3_LO                      0x00005178u
+#define PKTSTATS_OAM_DM_PASSED_UP_3_HI                      0x0000517cu
 
 /* dm_malformed_0 .. dm_malformed_3: copy n of dm_malformed, 8 bytes apart */
-#define PKTSTATS_OAM_DM_MALFORMED(n)                    (PKTSTATS_OAM_DM_MALFORMED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_DM_MALFORMED_COUNT                 4
+#define PKTSTATS_OAM_DM_MALFORMED(n)                        (PKTSTATS_OAM_DM_MALFORMED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_DM_MALFORMED_COUNT                     4
 
 /*
  * 0x180 dm_malformed_0 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
  * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
  * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_DM_MALFORMED_0                     0x00005180u
-#define PKTSTATS_OAM_DM_MALFORMED_0_LO                  0x00005180u
-#define PKTSTATS_OAM_DM_MALFORMED_0_HI                  0x00005184u
+#define PKTSTATS_OAM_DM_MALFORMED_0                         0x00005180u
+#define PKTSTATS_OAM_DM_MALFORMED_0_LO                      0x00005180u
+#define PKTSTATS_OAM_DM_MALFORMED_0_HI                      0x00005184u
 
 /*
  * 0x188 dm_malformed_1 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
  * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
  * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_DM_MALFORMED_1                     0x00005188u
-#define PKTSTATS_OAM_DM_MALFORMED_1_LO                  0x00005188u
-#define PKTSTATS_OAM_DM_MALFORMED_1_HI                  0x0000518cu
+#define PKTSTATS_OAM_DM_MALFORMED_1                         0x00005188u
+#define PKTSTATS_OAM_DM_MALFORMED_1_LO                      0x00005188u
+#define PKTSTATS_OAM_DM_MALFORMED_1_HI                      0x0000518cu
 
 /*
  * 0x190 dm_malformed_2 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
  * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
  * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_DM_MALFORMED_2                     0x00005190u
-#define PKTSTATS_OAM_DM_MALFORMED_2_LO                  0x00005190u
-#define PKTSTATS_OAM_DM_MALFORMED_2_HI                  0x00005194u
+#define PKTSTATS_OAM_DM_MALFORMED_2                         0x00005190u
+#define PKTSTATS_OAM_DM_MALFORMED_2_LO                      0x00005190u
+#define PKTSTATS_OAM_DM_MALFORMED_2_HI                      0x00005194u
 
 /*
  * 0x198 dm_malformed_3 (counter, 64 bits): Frames of EtherType 0x8902 for the MEP of MAC
  * port i at its level, with opcode 45, 46 or 47, that were too short for their timestamps or
  * of a version above 1: passed to CPU port 4+i unchanged. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_DM_MALFORMED_3                     0x00005198u
-#define PKTSTATS_OAM_DM_MALFORMED_3_LO                  0x00005198u
-#define PKTSTATS_OAM_DM_MALFORMED_3_HI                  0x0000519cu
+#define PKTSTATS_OAM_DM_MALFORMED_3                         0x00005198u
+#define PKTSTATS_OAM_DM_MALFORMED_3_LO                      0x00005198u
+#define PKTSTATS_OAM_DM_MALFORMED_3_HI                      0x0000519cu
 
 /* headroom_stamped_0 .. headroom_stamped_3: copy n of headroom_stamped, 8 bytes apart */
-#define PKTSTATS_OAM_HEADROOM_STAMPED(n)                (PKTSTATS_OAM_HEADROOM_STAMPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_HEADROOM_STAMPED_COUNT             4
+#define PKTSTATS_OAM_HEADROOM_STAMPED(n)                    (PKTSTATS_OAM_HEADROOM_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_STAMPED_COUNT                 4
 
 /*
  * 0x1a0 headroom_stamped_0 (counter, 64 bits): Headroom requests and responses from the CPU
  * ports that left MAC port i with t1 or t3. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_HEADROOM_STAMPED_0                 0x000051a0u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_0_LO              0x000051a0u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_0_HI              0x000051a4u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_0                     0x000051a0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_0_LO                  0x000051a0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_0_HI                  0x000051a4u
 
 /*
  * 0x1a8 headroom_stamped_1 (counter, 64 bits): Headroom requests and responses from the CPU
  * ports that left MAC port i with t1 or t3. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_HEADROOM_STAMPED_1                 0x000051a8u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_1_LO              0x000051a8u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_1_HI              0x000051acu
+#define PKTSTATS_OAM_HEADROOM_STAMPED_1                     0x000051a8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_1_LO                  0x000051a8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_1_HI                  0x000051acu
 
 /*
  * 0x1b0 headroom_stamped_2 (counter, 64 bits): Headroom requests and responses from the CPU
  * ports that left MAC port i with t1 or t3. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_HEADROOM_STAMPED_2                 0x000051b0u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_2_LO              0x000051b0u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_2_HI              0x000051b4u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_2                     0x000051b0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_2_LO                  0x000051b0u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_2_HI                  0x000051b4u
 
 /*
  * 0x1b8 headroom_stamped_3 (counter, 64 bits): Headroom requests and responses from the CPU
  * ports that left MAC port i with t1 or t3. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_HEADROOM_STAMPED_3                 0x000051b8u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_3_LO              0x000051b8u
-#define PKTSTATS_OAM_HEADROOM_STAMPED_3_HI              0x000051bcu
+#define PKTSTATS_OAM_HEADROOM_STAMPED_3                     0x000051b8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_3_LO                  0x000051b8u
+#define PKTSTATS_OAM_HEADROOM_STAMPED_3_HI                  0x000051bcu
 
 /* headroom_answered_0 .. headroom_answered_3: copy n of headroom_answered, 8 bytes apart */
-#define PKTSTATS_OAM_HEADROOM_ANSWERED(n)               (PKTSTATS_OAM_HEADROOM_ANSWERED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_COUNT            4
+#define PKTSTATS_OAM_HEADROOM_ANSWERED(n)                   (PKTSTATS_OAM_HEADROOM_ANSWERED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_COUNT                4
 
 /*
  * 0x1c0 headroom_answered_0 (counter, 64 bits): Headroom requests that arrived at MAC port i
  * and were turned into responses by its responder. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_0                0x000051c0u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_0_LO             0x000051c0u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_0_HI             0x000051c4u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_0                    0x000051c0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_0_LO                 0x000051c0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_0_HI                 0x000051c4u
 
 /*
  * 0x1c8 headroom_answered_1 (counter, 64 bits): Headroom requests that arrived at MAC port i
  * and were turned into responses by its responder. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_1                0x000051c8u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_1_LO             0x000051c8u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_1_HI             0x000051ccu
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_1                    0x000051c8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_1_LO                 0x000051c8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_1_HI                 0x000051ccu
 
 /*
  * 0x1d0 headroom_answered_2 (counter, 64 bits): Headroom requests that arrived at MAC port i
  * and were turned into responses by its responder. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_2                0x000051d0u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_2_LO             0x000051d0u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_2_HI             0x000051d4u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_2                    0x000051d0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_2_LO                 0x000051d0u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_2_HI                 0x000051d4u
 
 /*
  * 0x1d8 headroom_answered_3 (counter, 64 bits): Headroom requests that arrived at MAC port i
  * and were turned into responses by its responder. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_3                0x000051d8u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_3_LO             0x000051d8u
-#define PKTSTATS_OAM_HEADROOM_ANSWERED_3_HI             0x000051dcu
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_3                    0x000051d8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_3_LO                 0x000051d8u
+#define PKTSTATS_OAM_HEADROOM_ANSWERED_3_HI                 0x000051dcu
 
 /*
  * headroom_replies_sent_0 .. headroom_replies_sent_3: copy n of headroom_replies_sent, 8
  * bytes apart
  */
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT(n)           (PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_COUNT        4
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT(n)               (PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_COUNT            4
 
 /*
  * 0x1e0 headroom_replies_sent_0 (counter, 64 bits): Responses of the headroom responder that
  * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
  * Write to clear. (#0)
  */
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0            0x000051e0u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0_LO         0x000051e0u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0_HI         0x000051e4u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0                0x000051e0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0_LO             0x000051e0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_0_HI             0x000051e4u
 
 /*
  * 0x1e8 headroom_replies_sent_1 (counter, 64 bits): Responses of the headroom responder that
  * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
  * Write to clear. (#1)
  */
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1            0x000051e8u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1_LO         0x000051e8u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1_HI         0x000051ecu
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1                0x000051e8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1_LO             0x000051e8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_1_HI             0x000051ecu
 
 /*
  * 0x1f0 headroom_replies_sent_2 (counter, 64 bits): Responses of the headroom responder that
  * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
  * Write to clear. (#2)
  */
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2            0x000051f0u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2_LO         0x000051f0u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2_HI         0x000051f4u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2                0x000051f0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2_LO             0x000051f0u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_2_HI             0x000051f4u
 
 /*
  * 0x1f8 headroom_replies_sent_3 (counter, 64 bits): Responses of the headroom responder that
  * left MAC port i with t3: headroom_answered less this is what the output queue dropped.
  * Write to clear. (#3)
  */
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3            0x000051f8u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3_LO         0x000051f8u
-#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3_HI         0x000051fcu
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3                0x000051f8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3_LO             0x000051f8u
+#define PKTSTATS_OAM_HEADROOM_REPLIES_SENT_3_HI             0x000051fcu
 
 /* headroom_passed_up_0 .. headroom_passed_up_3: copy n of headroom_passed_up, 8 bytes apart */
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP(n)              (PKTSTATS_OAM_HEADROOM_PASSED_UP_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_COUNT           4
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP(n)                  (PKTSTATS_OAM_HEADROOM_PASSED_UP_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_COUNT               4
 
 /*
  * 0x200 headroom_passed_up_0 (counter, 64 bits): Headroom responses (with t4) and unanswered
  * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0               0x00005200u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0_LO            0x00005200u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0_HI            0x00005204u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0                   0x00005200u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0_LO                0x00005200u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_0_HI                0x00005204u
 
 /*
  * 0x208 headroom_passed_up_1 (counter, 64 bits): Headroom responses (with t4) and unanswered
  * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1               0x00005208u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1_LO            0x00005208u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1_HI            0x0000520cu
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1                   0x00005208u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1_LO                0x00005208u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_1_HI                0x0000520cu
 
 /*
  * 0x210 headroom_passed_up_2 (counter, 64 bits): Headroom responses (with t4) and unanswered
  * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2               0x00005210u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2_LO            0x00005210u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2_HI            0x00005214u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2                   0x00005210u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2_LO                0x00005210u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_2_HI                0x00005214u
 
 /*
  * 0x218 headroom_passed_up_3 (counter, 64 bits): Headroom responses (with t4) and unanswered
  * requests (with t2) from MAC port i passed to CPU port 4+i. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3               0x00005218u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3_LO            0x00005218u
-#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3_HI            0x0000521cu
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3                   0x00005218u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3_LO                0x00005218u
+#define PKTSTATS_OAM_HEADROOM_PASSED_UP_3_HI                0x0000521cu
 
 /* headroom_malformed_0 .. headroom_malformed_3: copy n of headroom_malformed, 8 bytes apart */
-#define PKTSTATS_OAM_HEADROOM_MALFORMED(n)              (PKTSTATS_OAM_HEADROOM_MALFORMED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_COUNT           4
+#define PKTSTATS_OAM_HEADROOM_MALFORMED(n)                  (PKTSTATS_OAM_HEADROOM_MALFORMED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_COUNT               4
 
 /*
  * 0x220 headroom_malformed_0 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
@@ -1944,9 +1944,9 @@
  * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
  * 4+i unchanged. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_0               0x00005220u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_0_LO            0x00005220u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_0_HI            0x00005224u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_0                   0x00005220u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_0_LO                0x00005220u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_0_HI                0x00005224u
 
 /*
  * 0x228 headroom_malformed_1 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
@@ -1954,9 +1954,9 @@
  * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
  * 4+i unchanged. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_1               0x00005228u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_1_LO            0x00005228u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_1_HI            0x0000522cu
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_1                   0x00005228u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_1_LO                0x00005228u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_1_HI                0x0000522cu
 
 /*
  * 0x230 headroom_malformed_2 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
@@ -1964,9 +1964,9 @@
  * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
  * 4+i unchanged. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_2               0x00005230u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_2_LO            0x00005230u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_2_HI            0x00005234u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_2                   0x00005230u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_2_LO                0x00005230u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_2_HI                0x00005234u
 
 /*
  * 0x238 headroom_malformed_3 (counter, 64 bits): Frames of EtherType 0x89A2 from MAC port i
@@ -1974,161 +1974,2151 @@
  * request nor response, or shorter than 48 bytes, or headroom_enable 0): passed to CPU port
  * 4+i unchanged. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_3               0x00005238u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_3_LO            0x00005238u
-#define PKTSTATS_OAM_HEADROOM_MALFORMED_3_HI            0x0000523cu
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_3                   0x00005238u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_3_LO                0x00005238u
+#define PKTSTATS_OAM_HEADROOM_MALFORMED_3_HI                0x0000523cu
 
 /* isl_t0_stamped_0 .. isl_t0_stamped_3: copy n of isl_t0_stamped, 8 bytes apart */
-#define PKTSTATS_OAM_ISL_T0_STAMPED(n)                  (PKTSTATS_OAM_ISL_T0_STAMPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_ISL_T0_STAMPED_COUNT               4
+#define PKTSTATS_OAM_ISL_T0_STAMPED(n)                      (PKTSTATS_OAM_ISL_T0_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_T0_STAMPED_COUNT                   4
 
 /*
  * 0x240 isl_t0_stamped_0 (counter, 64 bits): Discovery packets from the CPU ports that left
  * MAC port i with T0. Write to clear. (#0)
  */
-#define PKTSTATS_OAM_ISL_T0_STAMPED_0                   0x00005240u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_0_LO                0x00005240u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_0_HI                0x00005244u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_0                       0x00005240u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_0_LO                    0x00005240u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_0_HI                    0x00005244u
 
 /*
  * 0x248 isl_t0_stamped_1 (counter, 64 bits): Discovery packets from the CPU ports that left
  * MAC port i with T0. Write to clear. (#1)
  */
-#define PKTSTATS_OAM_ISL_T0_STAMPED_1                   0x00005248u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_1_LO                0x00005248u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_1_HI                0x0000524cu
+#define PKTSTATS_OAM_ISL_T0_STAMPED_1                       0x00005248u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_1_LO                    0x00005248u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_1_HI                    0x0000524cu
 
 /*
  * 0x250 isl_t0_stamped_2 (counter, 64 bits): Discovery packets from the CPU ports that left
  * MAC port i with T0. Write to clear. (#2)
  */
-#define PKTSTATS_OAM_ISL_T0_STAMPED_2                   0x00005250u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_2_LO                0x00005250u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_2_HI                0x00005254u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_2                       0x00005250u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_2_LO                    0x00005250u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_2_HI                    0x00005254u
 
 /*
  * 0x258 isl_t0_stamped_3 (counter, 64 bits): Discovery packets from the CPU ports that left
  * MAC port i with T0. Write to clear. (#3)
  */
-#define PKTSTATS_OAM_ISL_T0_STAMPED_3                   0x00005258u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_3_LO                0x00005258u
-#define PKTSTATS_OAM_ISL_T0_STAMPED_3_HI                0x0000525cu
+#define PKTSTATS_OAM_ISL_T0_STAMPED_3                       0x00005258u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_3_LO                    0x00005258u
+#define PKTSTATS_OAM_ISL_T0_STAMPED_3_HI                    0x0000525cu
 
 /* isl_t1_stamped_0 .. isl_t1_stamped_3: copy n of isl_t1_stamped, 8 bytes apart */
-#define PKTSTATS_OAM_ISL_T1_STAMPED(n)                  (PKTSTATS_OAM_ISL_T1_STAMPED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_ISL_T1_STAMPED_COUNT               4
+#define PKTSTATS_OAM_ISL_T1_STAMPED(n)                      (PKTSTATS_OAM_ISL_T1_STAMPED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_T1_STAMPED_COUNT                   4
 
 /*
  * 0x260 isl_t1_stamped_0 (counter, 64 bits): Round-trip packets from port_mac that arrived
  * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#0)
  */
-#define PKTSTATS_OAM_ISL_T1_STAMPED_0                   0x00005260u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_0_LO                0x00005260u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_0_HI                0x00005264u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_0                       0x00005260u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_0_LO                    0x00005260u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_0_HI                    0x00005264u
 
 /*
  * 0x268 isl_t1_stamped_1 (counter, 64 bits): Round-trip packets from port_mac that arrived
  * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#1)
  */
-#define PKTSTATS_OAM_ISL_T1_STAMPED_1                   0x00005268u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_1_LO                0x00005268u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_1_HI                0x0000526cu
+#define PKTSTATS_OAM_ISL_T1_STAMPED_1                       0x00005268u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_1_LO                    0x00005268u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_1_HI                    0x0000526cu
 
 /*
  * 0x270 isl_t1_stamped_2 (counter, 64 bits): Round-trip packets from port_mac that arrived
  * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#2)
  */
-#define PKTSTATS_OAM_ISL_T1_STAMPED_2                   0x00005270u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_2_LO                0x00005270u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_2_HI                0x00005274u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_2                       0x00005270u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_2_LO                    0x00005270u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_2_HI                    0x00005274u
 
 /*
  * 0x278 isl_t1_stamped_3 (counter, 64 bits): Round-trip packets from port_mac that arrived
  * at MAC port i and went to CPU port 4+i with T1 (isl_copy_field 1). Write to clear. (#3)
  */
-#define PKTSTATS_OAM_ISL_T1_STAMPED_3                   0x00005278u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_3_LO                0x00005278u
-#define PKTSTATS_OAM_ISL_T1_STAMPED_3_HI                0x0000527cu
+#define PKTSTATS_OAM_ISL_T1_STAMPED_3                       0x00005278u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_3_LO                    0x00005278u
+#define PKTSTATS_OAM_ISL_T1_STAMPED_3_HI                    0x0000527cu
 
 /* isl_reflected_0 .. isl_reflected_3: copy n of isl_reflected, 8 bytes apart */
-#define PKTSTATS_OAM_ISL_REFLECTED(n)                   (PKTSTATS_OAM_ISL_REFLECTED_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_ISL_REFLECTED_COUNT                4
+#define PKTSTATS_OAM_ISL_REFLECTED(n)                       (PKTSTATS_OAM_ISL_REFLECTED_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_REFLECTED_COUNT                    4
 
 /*
  * 0x280 isl_reflected_0 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
  * clear. (#0)
  */
-#define PKTSTATS_OAM_ISL_REFLECTED_0                    0x00005280u
-#define PKTSTATS_OAM_ISL_REFLECTED_0_LO                 0x00005280u
-#define PKTSTATS_OAM_ISL_REFLECTED_0_HI                 0x00005284u
+#define PKTSTATS_OAM_ISL_REFLECTED_0                        0x00005280u
+#define PKTSTATS_OAM_ISL_REFLECTED_0_LO                     0x00005280u
+#define PKTSTATS_OAM_ISL_REFLECTED_0_HI                     0x00005284u
 
 /*
  * 0x288 isl_reflected_1 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
  * clear. (#1)
  */
-#define PKTSTATS_OAM_ISL_REFLECTED_1                    0x00005288u
-#define PKTSTATS_OAM_ISL_REFLECTED_1_LO                 0x00005288u
-#define PKTSTATS_OAM_ISL_REFLECTED_1_HI                 0x0000528cu
+#define PKTSTATS_OAM_ISL_REFLECTED_1                        0x00005288u
+#define PKTSTATS_OAM_ISL_REFLECTED_1_LO                     0x00005288u
+#define PKTSTATS_OAM_ISL_REFLECTED_1_HI                     0x0000528cu
 
 /*
  * 0x290 isl_reflected_2 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
  * clear. (#2)
  */
-#define PKTSTATS_OAM_ISL_REFLECTED_2                    0x00005290u
-#define PKTSTATS_OAM_ISL_REFLECTED_2_LO                 0x00005290u
-#define PKTSTATS_OAM_ISL_REFLECTED_2_HI                 0x00005294u
+#define PKTSTATS_OAM_ISL_REFLECTED_2                        0x00005290u
+#define PKTSTATS_OAM_ISL_REFLECTED_2_LO                     0x00005290u
+#define PKTSTATS_OAM_ISL_REFLECTED_2_HI                     0x00005294u
 
 /*
  * 0x298 isl_reflected_3 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * were sent back as round-trip packets, a copy going to CPU port 4+i (isl_group 1). Write to
  * clear. (#3)
  */
-#define PKTSTATS_OAM_ISL_REFLECTED_3                    0x00005298u
-#define PKTSTATS_OAM_ISL_REFLECTED_3_LO                 0x00005298u
-#define PKTSTATS_OAM_ISL_REFLECTED_3_HI                 0x0000529cu
+#define PKTSTATS_OAM_ISL_REFLECTED_3                        0x00005298u
+#define PKTSTATS_OAM_ISL_REFLECTED_3_LO                     0x00005298u
+#define PKTSTATS_OAM_ISL_REFLECTED_3_HI                     0x0000529cu
 
 /* isl_passed_up_0 .. isl_passed_up_3: copy n of isl_passed_up, 8 bytes apart */
-#define PKTSTATS_OAM_ISL_PASSED_UP(n)                   (PKTSTATS_OAM_ISL_PASSED_UP_0 + (n) * 0x00000008u)
-#define PKTSTATS_OAM_ISL_PASSED_UP_COUNT                4
+#define PKTSTATS_OAM_ISL_PASSED_UP(n)                       (PKTSTATS_OAM_ISL_PASSED_UP_0 + (n) * 0x00000008u)
+#define PKTSTATS_OAM_ISL_PASSED_UP_COUNT                    4
 
 /*
  * 0x2a0 isl_passed_up_0 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
  * without T1 (isl_copy_field 0). Write to clear. (#0)
  */
-#define PKTSTATS_OAM_ISL_PASSED_UP_0                    0x000052a0u
-#define PKTSTATS_OAM_ISL_PASSED_UP_0_LO                 0x000052a0u
-#define PKTSTATS_OAM_ISL_PASSED_UP_0_HI                 0x000052a4u
+#define PKTSTATS_OAM_ISL_PASSED_UP_0                        0x000052a0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_0_LO                     0x000052a0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_0_HI                     0x000052a4u
 
 /*
  * 0x2a8 isl_passed_up_1 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
  * without T1 (isl_copy_field 0). Write to clear. (#1)
  */
-#define PKTSTATS_OAM_ISL_PASSED_UP_1                    0x000052a8u
-#define PKTSTATS_OAM_ISL_PASSED_UP_1_LO                 0x000052a8u
-#define PKTSTATS_OAM_ISL_PASSED_UP_1_HI                 0x000052acu
+#define PKTSTATS_OAM_ISL_PASSED_UP_1                        0x000052a8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_1_LO                     0x000052a8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_1_HI                     0x000052acu
 
 /*
  * 0x2b0 isl_passed_up_2 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
  * without T1 (isl_copy_field 0). Write to clear. (#2)
  */
-#define PKTSTATS_OAM_ISL_PASSED_UP_2                    0x000052b0u
-#define PKTSTATS_OAM_ISL_PASSED_UP_2_LO                 0x000052b0u
-#define PKTSTATS_OAM_ISL_PASSED_UP_2_HI                 0x000052b4u
+#define PKTSTATS_OAM_ISL_PASSED_UP_2                        0x000052b0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_2_LO                     0x000052b0u
+#define PKTSTATS_OAM_ISL_PASSED_UP_2_HI                     0x000052b4u
 
 /*
  * 0x2b8 isl_passed_up_3 (counter, 64 bits): Discovery packets that arrived at MAC port i and
  * went to CPU port 4+i only (isl_group 0), and round-trip packets from port_mac passed up
  * without T1 (isl_copy_field 0). Write to clear. (#3)
  */
-#define PKTSTATS_OAM_ISL_PASSED_UP_3                    0x000052b8u
-#define PKTSTATS_OAM_ISL_PASSED_UP_3_LO                 0x000052b8u
-#define PKTSTATS_OAM_ISL_PASSED_UP_3_HI                 0x000052bcu
+#define PKTSTATS_OAM_ISL_PASSED_UP_3                        0x000052b8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_3_LO                     0x000052b8u
+#define PKTSTATS_OAM_ISL_PASSED_UP_3_HI                     0x000052bcu
+
+/*
+ * Block flowlat (flowlat_regs): Flow-latency monitor (SAI TAM flow-latency events): flow
+ * groups (rules), latency profiles, per-flow table and its lookup by 5-tuple, the IPFIX
+ * exporter's headers, counters.
+ */
+#define PKTSTATS_FLOWLAT_BASE                               0x00006000u
+#define PKTSTATS_FLOWLAT_SIZE                               0x00001000u
+
+/* 0x000 type (const, 32 bits): Block type, "FLAT". */
+#define PKTSTATS_FLOWLAT_TYPE                               0x00006000u
+#define PKTSTATS_FLOWLAT_TYPE_VALUE                         0x464c4154u
+
+/* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
+#define PKTSTATS_FLOWLAT_VERSION                            0x00006004u
+#define PKTSTATS_FLOWLAT_VERSION_VALUE                      0x00010000u
+
+/* 0x008 control (rw, 32 bits): What the monitor and the exporter do. */
+#define PKTSTATS_FLOWLAT_CONTROL                            0x00006008u
+#define PKTSTATS_FLOWLAT_CONTROL_RESET                      0x00000000u
+#define PKTSTATS_FLOWLAT_CONTROL_MONITOR_ENABLE_SHIFT       0
+#define PKTSTATS_FLOWLAT_CONTROL_MONITOR_ENABLE_WIDTH       1
+#define PKTSTATS_FLOWLAT_CONTROL_MONITOR_ENABLE_MASK        0x00000001u
+#define PKTSTATS_FLOWLAT_CONTROL_MONITOR_ENABLE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_ENABLE_SHIFT        1
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_ENABLE_WIDTH        1
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_ENABLE_MASK         0x00000002u
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_ENABLE_RESET        0x00000000u
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_PORTS_SHIFT         8
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_PORTS_WIDTH         8
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_PORTS_MASK          0x0000ff00u
+#define PKTSTATS_FLOWLAT_CONTROL_EXPORT_PORTS_RESET         0x00000000u
+
+/* 0x00c command (pulse, 32 bits): Commands: write 1 to a bit to act once. Reads return 0. */
+#define PKTSTATS_FLOWLAT_COMMAND                            0x0000600cu
+#define PKTSTATS_FLOWLAT_COMMAND_CLEAR_SHIFT                0
+#define PKTSTATS_FLOWLAT_COMMAND_CLEAR_WIDTH                1
+#define PKTSTATS_FLOWLAT_COMMAND_CLEAR_MASK                 0x00000001u
+#define PKTSTATS_FLOWLAT_COMMAND_LOOKUP_SHIFT               1
+#define PKTSTATS_FLOWLAT_COMMAND_LOOKUP_WIDTH               1
+#define PKTSTATS_FLOWLAT_COMMAND_LOOKUP_MASK                0x00000002u
+#define PKTSTATS_FLOWLAT_COMMAND_SEND_TEMPLATE_SHIFT        2
+#define PKTSTATS_FLOWLAT_COMMAND_SEND_TEMPLATE_WIDTH        1
+#define PKTSTATS_FLOWLAT_COMMAND_SEND_TEMPLATE_MASK         0x00000004u
+
+/*
+ * 0x010 status (ro, 21 bits): What the monitor is doing: bit 0 clearing (the flow table is
+ * being cleared: after reset, and from the clear command until every flow is forgotten;
+ * records wait), bits 14:8 events waiting for the exporter (0..64), bits 20:16 records
+ * waiting for the flow table (0..16).
+ */
+#define PKTSTATS_FLOWLAT_STATUS                             0x00006010u
+#define PKTSTATS_FLOWLAT_STATUS_MASK                        0x001fffffu
+
+/*
+ * 0x014 now_us (ro, 32 bits): The flow table's clock: microseconds since reset (the block's
+ * clock), the time base of lookup_last_seen_us and idle_timeout_us. Wraps after 2^32 us.
+ */
+#define PKTSTATS_FLOWLAT_NOW_US                             0x00006014u
+
+/*
+ * 0x018 idle_timeout_us (rw, 32 bits): When a flow becomes stale: a new flow may evict one
+ * not seen for more than this (counted in evicted).
+ */
+#define PKTSTATS_FLOWLAT_IDLE_TIMEOUT_US                    0x00006018u
+#define PKTSTATS_FLOWLAT_IDLE_TIMEOUT_US_SHIFT              0
+#define PKTSTATS_FLOWLAT_IDLE_TIMEOUT_US_WIDTH              32
+#define PKTSTATS_FLOWLAT_IDLE_TIMEOUT_US_MASK               0xffffffffu
+#define PKTSTATS_FLOWLAT_IDLE_TIMEOUT_US_RESET              0x000f4240u
+
+/*
+ * 0x020 ipfix_destination_mac (rw, 48 bits): Destination MAC address of the IPFIX frames
+ * (the collector's, or its next hop's) (write low word, then high word).
+ */
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC              0x00006020u
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC_LO           0x00006020u
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC_HI           0x00006024u
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC_SHIFT        0
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC_WIDTH        48
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC_MASK         UINT64_C(0xffffffffffff)
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_MAC_RESET        UINT64_C(0x000000000000)
+
+/*
+ * 0x028 ipfix_source_mac (rw, 48 bits): Source MAC address of the IPFIX frames (write low
+ * word, then high word).
+ */
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC                   0x00006028u
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC_LO                0x00006028u
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC_HI                0x0000602cu
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC_SHIFT             0
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC_WIDTH             48
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC_MASK              UINT64_C(0xffffffffffff)
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_MAC_RESET             UINT64_C(0x000000000000)
+
+/*
+ * 0x030 ipfix_source_ip (rw, 32 bits): Source IPv4 address of the IPFIX frames (the
+ * exporter's).
+ */
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_IP                    0x00006030u
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_IP_SHIFT              0
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_IP_WIDTH              32
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_IP_MASK               0xffffffffu
+#define PKTSTATS_FLOWLAT_IPFIX_SOURCE_IP_RESET              0x00000000u
+
+/*
+ * 0x034 ipfix_destination_ip (rw, 32 bits): Destination IPv4 address of the IPFIX frames
+ * (the collector's).
+ */
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_IP               0x00006034u
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_IP_SHIFT         0
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_IP_WIDTH         32
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_IP_MASK          0xffffffffu
+#define PKTSTATS_FLOWLAT_IPFIX_DESTINATION_IP_RESET         0x00000000u
+
+/* 0x038 ipfix_ports (rw, 32 bits): UDP ports of the IPFIX frames. */
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS                        0x00006038u
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_RESET                  0x12831283u
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_SOURCE_SHIFT           0
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_SOURCE_WIDTH           16
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_SOURCE_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_SOURCE_RESET           0x00001283u
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_DESTINATION_SHIFT      16
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_DESTINATION_WIDTH      16
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_DESTINATION_MASK       0xffff0000u
+#define PKTSTATS_FLOWLAT_IPFIX_PORTS_DESTINATION_RESET      0x00001283u
+
+/* 0x03c observation_domain (rw, 32 bits): Observation domain ID of the IPFIX messages. */
+#define PKTSTATS_FLOWLAT_OBSERVATION_DOMAIN                 0x0000603cu
+#define PKTSTATS_FLOWLAT_OBSERVATION_DOMAIN_SHIFT           0
+#define PKTSTATS_FLOWLAT_OBSERVATION_DOMAIN_WIDTH           32
+#define PKTSTATS_FLOWLAT_OBSERVATION_DOMAIN_MASK            0xffffffffu
+#define PKTSTATS_FLOWLAT_OBSERVATION_DOMAIN_RESET           0x00000000u
+
+/*
+ * 0x040 enterprise_number (rw, 32 bits): Private enterprise number (PEN) of the
+ * enterprise-specific information elements of the template (residence time, event kind, flow
+ * group, profile, high, low, queue occupancy).
+ */
+#define PKTSTATS_FLOWLAT_ENTERPRISE_NUMBER                  0x00006040u
+#define PKTSTATS_FLOWLAT_ENTERPRISE_NUMBER_SHIFT            0
+#define PKTSTATS_FLOWLAT_ENTERPRISE_NUMBER_WIDTH            32
+#define PKTSTATS_FLOWLAT_ENTERPRISE_NUMBER_MASK             0xffffffffu
+#define PKTSTATS_FLOWLAT_ENTERPRISE_NUMBER_RESET            0x00007ed9u
+
+/*
+ * 0x044 template_interval_s (rw, 32 bits): How often the template is sent while export is
+ * enabled: every this many seconds of the time of day (0: only when export is enabled and on
+ * command).
+ */
+#define PKTSTATS_FLOWLAT_TEMPLATE_INTERVAL_S                0x00006044u
+#define PKTSTATS_FLOWLAT_TEMPLATE_INTERVAL_S_SHIFT          0
+#define PKTSTATS_FLOWLAT_TEMPLATE_INTERVAL_S_WIDTH          16
+#define PKTSTATS_FLOWLAT_TEMPLATE_INTERVAL_S_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_TEMPLATE_INTERVAL_S_RESET          0x0000000au
+
+/*
+ * 0x048 mtu (rw, 32 bits): Transport MTU of the IPFIX frames: bytes of IP packet, headers
+ * included; a message carries as many data records (48 bytes each, at most 64) as fit.
+ * Values below 200 are taken as 200, above 9000 as 9000 (the register reads back what was
+ * written).
+ */
+#define PKTSTATS_FLOWLAT_MTU                                0x00006048u
+#define PKTSTATS_FLOWLAT_MTU_SHIFT                          0
+#define PKTSTATS_FLOWLAT_MTU_WIDTH                          16
+#define PKTSTATS_FLOWLAT_MTU_MASK                           0x0000ffffu
+#define PKTSTATS_FLOWLAT_MTU_RESET                          0x000005dcu
+
+/*
+ * 0x04c flush_timeout_us (rw, 32 bits): Longest time an event waits for a message: one is
+ * sent when the oldest event waiting has waited this long (or this long after the previous
+ * message, for events left over), full or not.
+ */
+#define PKTSTATS_FLOWLAT_FLUSH_TIMEOUT_US                   0x0000604cu
+#define PKTSTATS_FLOWLAT_FLUSH_TIMEOUT_US_SHIFT             0
+#define PKTSTATS_FLOWLAT_FLUSH_TIMEOUT_US_WIDTH             32
+#define PKTSTATS_FLOWLAT_FLUSH_TIMEOUT_US_MASK              0xffffffffu
+#define PKTSTATS_FLOWLAT_FLUSH_TIMEOUT_US_RESET             0x000003e8u
+
+/*
+ * 0x060 lookup_src_ip (rw, 32 bits): Lookup key: IPv4 source address of the flow
+ * (command.lookup).
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_SRC_IP                      0x00006060u
+#define PKTSTATS_FLOWLAT_LOOKUP_SRC_IP_SHIFT                0
+#define PKTSTATS_FLOWLAT_LOOKUP_SRC_IP_WIDTH                32
+#define PKTSTATS_FLOWLAT_LOOKUP_SRC_IP_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_LOOKUP_SRC_IP_RESET                0x00000000u
+
+/* 0x064 lookup_dst_ip (rw, 32 bits): Lookup key: IPv4 destination address of the flow. */
+#define PKTSTATS_FLOWLAT_LOOKUP_DST_IP                      0x00006064u
+#define PKTSTATS_FLOWLAT_LOOKUP_DST_IP_SHIFT                0
+#define PKTSTATS_FLOWLAT_LOOKUP_DST_IP_WIDTH                32
+#define PKTSTATS_FLOWLAT_LOOKUP_DST_IP_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_LOOKUP_DST_IP_RESET                0x00000000u
+
+/*
+ * 0x068 lookup_ports (rw, 32 bits): Lookup key: L4 ports of the flow (0 for protocols other
+ * than TCP and UDP, and for later fragments).
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS                       0x00006068u
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_LOOKUP_PORTS_DPORT_RESET           0x00000000u
+
+/* 0x06c lookup_protocol (rw, 32 bits): Lookup key: IP protocol of the flow. */
+#define PKTSTATS_FLOWLAT_LOOKUP_PROTOCOL                    0x0000606cu
+#define PKTSTATS_FLOWLAT_LOOKUP_PROTOCOL_SHIFT              0
+#define PKTSTATS_FLOWLAT_LOOKUP_PROTOCOL_WIDTH              8
+#define PKTSTATS_FLOWLAT_LOOKUP_PROTOCOL_MASK               0x000000ffu
+#define PKTSTATS_FLOWLAT_LOOKUP_PROTOCOL_RESET              0x00000000u
+
+/*
+ * 0x070 lookup_status (ro, 8 bits): Answer of the last lookup command: bit 0 done (set when
+ * the table has answered, cleared by a new lookup command; the fields below are valid while
+ * it is 1), bit 1 found (the flow is in the table), bit 2 breach (the flow is in breach of
+ * its stateful profile: a HIGH event without its LOW yet), bits 7:4 group (the flow group:
+ * the index of the rule that matched its last frame).
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_STATUS                      0x00006070u
+#define PKTSTATS_FLOWLAT_LOOKUP_STATUS_MASK                 0x000000ffu
+
+/*
+ * 0x074 lookup_last_residence (ro, 32 bits): Answer of the last lookup: the residence time
+ * of the flow's last frame, signed ns (two's complement).
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_LAST_RESIDENCE              0x00006074u
+
+/*
+ * 0x078 lookup_max_residence (ro, 32 bits): Answer of the last lookup: the largest residence
+ * time of the flow's frames since it took its way in the table, signed ns (two's
+ * complement).
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_MAX_RESIDENCE               0x00006078u
+
+/*
+ * 0x07c lookup_packets (ro, 32 bits): Answer of the last lookup: the frames of the flow
+ * monitored since it took its way in the table.
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_PACKETS                     0x0000607cu
+
+/*
+ * 0x080 lookup_last_seen_us (ro, 32 bits): Answer of the last lookup: when the flow's last
+ * frame was monitored (now_us's clock).
+ */
+#define PKTSTATS_FLOWLAT_LOOKUP_LAST_SEEN_US                0x00006080u
+
+/* rule_src_ip_0 .. rule_src_ip_15: copy n of rule_src_ip, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP(n)                     (PKTSTATS_FLOWLAT_RULE_SRC_IP_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_COUNT                  16
+
+/*
+ * 0x100 rule_src_ip_0 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#0)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_0                      0x00006100u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_0_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_0_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_0_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_0_RESET                0x00000000u
+
+/*
+ * 0x104 rule_src_ip_1 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#1)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_1                      0x00006104u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_1_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_1_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_1_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_1_RESET                0x00000000u
+
+/*
+ * 0x108 rule_src_ip_2 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#2)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_2                      0x00006108u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_2_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_2_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_2_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_2_RESET                0x00000000u
+
+/*
+ * 0x10c rule_src_ip_3 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#3)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_3                      0x0000610cu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_3_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_3_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_3_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_3_RESET                0x00000000u
+
+/*
+ * 0x110 rule_src_ip_4 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#4)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_4                      0x00006110u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_4_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_4_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_4_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_4_RESET                0x00000000u
+
+/*
+ * 0x114 rule_src_ip_5 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#5)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_5                      0x00006114u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_5_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_5_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_5_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_5_RESET                0x00000000u
+
+/*
+ * 0x118 rule_src_ip_6 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#6)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_6                      0x00006118u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_6_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_6_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_6_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_6_RESET                0x00000000u
+
+/*
+ * 0x11c rule_src_ip_7 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#7)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_7                      0x0000611cu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_7_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_7_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_7_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_7_RESET                0x00000000u
+
+/*
+ * 0x120 rule_src_ip_8 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#8)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_8                      0x00006120u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_8_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_8_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_8_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_8_RESET                0x00000000u
+
+/*
+ * 0x124 rule_src_ip_9 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#9)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_9                      0x00006124u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_9_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_9_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_9_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_9_RESET                0x00000000u
+
+/*
+ * 0x128 rule_src_ip_10 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#10)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_10                     0x00006128u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_10_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_10_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_10_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_10_RESET               0x00000000u
+
+/*
+ * 0x12c rule_src_ip_11 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#11)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_11                     0x0000612cu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_11_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_11_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_11_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_11_RESET               0x00000000u
+
+/*
+ * 0x130 rule_src_ip_12 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#12)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_12                     0x00006130u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_12_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_12_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_12_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_12_RESET               0x00000000u
+
+/*
+ * 0x134 rule_src_ip_13 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#13)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_13                     0x00006134u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_13_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_13_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_13_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_13_RESET               0x00000000u
+
+/*
+ * 0x138 rule_src_ip_14 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#14)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_14                     0x00006138u
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_14_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_14_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_14_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_14_RESET               0x00000000u
+
+/*
+ * 0x13c rule_src_ip_15 (rw, 32 bits): Flow group (rule): IPv4 source address, compared on
+ * rule_control.src_length bits. (#15)
+ */
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_15                     0x0000613cu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_15_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_15_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_15_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_SRC_IP_15_RESET               0x00000000u
+
+/* rule_dst_ip_0 .. rule_dst_ip_15: copy n of rule_dst_ip, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP(n)                     (PKTSTATS_FLOWLAT_RULE_DST_IP_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_COUNT                  16
+
+/*
+ * 0x140 rule_dst_ip_0 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#0)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_0                      0x00006140u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_0_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_0_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_0_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_0_RESET                0x00000000u
+
+/*
+ * 0x144 rule_dst_ip_1 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#1)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_1                      0x00006144u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_1_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_1_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_1_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_1_RESET                0x00000000u
+
+/*
+ * 0x148 rule_dst_ip_2 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#2)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_2                      0x00006148u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_2_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_2_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_2_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_2_RESET                0x00000000u
+
+/*
+ * 0x14c rule_dst_ip_3 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#3)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_3                      0x0000614cu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_3_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_3_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_3_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_3_RESET                0x00000000u
+
+/*
+ * 0x150 rule_dst_ip_4 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#4)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_4                      0x00006150u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_4_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_4_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_4_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_4_RESET                0x00000000u
+
+/*
+ * 0x154 rule_dst_ip_5 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#5)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_5                      0x00006154u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_5_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_5_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_5_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_5_RESET                0x00000000u
+
+/*
+ * 0x158 rule_dst_ip_6 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#6)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_6                      0x00006158u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_6_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_6_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_6_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_6_RESET                0x00000000u
+
+/*
+ * 0x15c rule_dst_ip_7 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#7)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_7                      0x0000615cu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_7_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_7_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_7_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_7_RESET                0x00000000u
+
+/*
+ * 0x160 rule_dst_ip_8 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#8)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_8                      0x00006160u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_8_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_8_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_8_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_8_RESET                0x00000000u
+
+/*
+ * 0x164 rule_dst_ip_9 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#9)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_9                      0x00006164u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_9_SHIFT                0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_9_WIDTH                32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_9_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_9_RESET                0x00000000u
+
+/*
+ * 0x168 rule_dst_ip_10 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#10)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_10                     0x00006168u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_10_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_10_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_10_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_10_RESET               0x00000000u
+
+/*
+ * 0x16c rule_dst_ip_11 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#11)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_11                     0x0000616cu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_11_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_11_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_11_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_11_RESET               0x00000000u
+
+/*
+ * 0x170 rule_dst_ip_12 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#12)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_12                     0x00006170u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_12_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_12_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_12_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_12_RESET               0x00000000u
+
+/*
+ * 0x174 rule_dst_ip_13 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#13)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_13                     0x00006174u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_13_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_13_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_13_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_13_RESET               0x00000000u
+
+/*
+ * 0x178 rule_dst_ip_14 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#14)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_14                     0x00006178u
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_14_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_14_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_14_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_14_RESET               0x00000000u
+
+/*
+ * 0x17c rule_dst_ip_15 (rw, 32 bits): Flow group (rule): IPv4 destination address, compared
+ * on rule_control.dst_length bits. (#15)
+ */
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_15                     0x0000617cu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_15_SHIFT               0
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_15_WIDTH               32
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_15_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_RULE_DST_IP_15_RESET               0x00000000u
+
+/* rule_ports_0 .. rule_ports_15: copy n of rule_ports, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_RULE_PORTS(n)                      (PKTSTATS_FLOWLAT_RULE_PORTS_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_RULE_PORTS_COUNT                   16
+
+/*
+ * 0x180 rule_ports_0 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#0)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0                       0x00006180u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_0_DPORT_RESET           0x00000000u
+
+/*
+ * 0x184 rule_ports_1 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#1)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1                       0x00006184u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_1_DPORT_RESET           0x00000000u
+
+/*
+ * 0x188 rule_ports_2 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#2)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2                       0x00006188u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_2_DPORT_RESET           0x00000000u
+
+/*
+ * 0x18c rule_ports_3 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#3)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3                       0x0000618cu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_3_DPORT_RESET           0x00000000u
+
+/*
+ * 0x190 rule_ports_4 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#4)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4                       0x00006190u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_4_DPORT_RESET           0x00000000u
+
+/*
+ * 0x194 rule_ports_5 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#5)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5                       0x00006194u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_5_DPORT_RESET           0x00000000u
+
+/*
+ * 0x198 rule_ports_6 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#6)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6                       0x00006198u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_6_DPORT_RESET           0x00000000u
+
+/*
+ * 0x19c rule_ports_7 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#7)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7                       0x0000619cu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_7_DPORT_RESET           0x00000000u
+
+/*
+ * 0x1a0 rule_ports_8 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#8)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8                       0x000061a0u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_8_DPORT_RESET           0x00000000u
+
+/*
+ * 0x1a4 rule_ports_9 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#9)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9                       0x000061a4u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_RESET                 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_SPORT_SHIFT           0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_SPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_SPORT_MASK            0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_SPORT_RESET           0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_DPORT_SHIFT           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_DPORT_WIDTH           16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_DPORT_MASK            0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_9_DPORT_RESET           0x00000000u
+
+/*
+ * 0x1a8 rule_ports_10 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#10)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10                      0x000061a8u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_RESET                0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_SPORT_SHIFT          0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_SPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_SPORT_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_SPORT_RESET          0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_DPORT_SHIFT          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_DPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_DPORT_MASK           0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_10_DPORT_RESET          0x00000000u
+
+/*
+ * 0x1ac rule_ports_11 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#11)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11                      0x000061acu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_RESET                0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_SPORT_SHIFT          0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_SPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_SPORT_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_SPORT_RESET          0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_DPORT_SHIFT          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_DPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_DPORT_MASK           0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_11_DPORT_RESET          0x00000000u
+
+/*
+ * 0x1b0 rule_ports_12 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#12)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12                      0x000061b0u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_RESET                0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_SPORT_SHIFT          0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_SPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_SPORT_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_SPORT_RESET          0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_DPORT_SHIFT          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_DPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_DPORT_MASK           0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_12_DPORT_RESET          0x00000000u
+
+/*
+ * 0x1b4 rule_ports_13 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#13)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13                      0x000061b4u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_RESET                0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_SPORT_SHIFT          0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_SPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_SPORT_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_SPORT_RESET          0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_DPORT_SHIFT          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_DPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_DPORT_MASK           0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_13_DPORT_RESET          0x00000000u
+
+/*
+ * 0x1b8 rule_ports_14 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#14)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14                      0x000061b8u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_RESET                0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_SPORT_SHIFT          0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_SPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_SPORT_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_SPORT_RESET          0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_DPORT_SHIFT          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_DPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_DPORT_MASK           0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_14_DPORT_RESET          0x00000000u
+
+/*
+ * 0x1bc rule_ports_15 (rw, 32 bits): Flow group (rule): L4 ports (0 in frames of other
+ * protocols than TCP and UDP, and in later fragments). (#15)
+ */
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15                      0x000061bcu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_RESET                0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_SPORT_SHIFT          0
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_SPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_SPORT_MASK           0x0000ffffu
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_SPORT_RESET          0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_DPORT_SHIFT          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_DPORT_WIDTH          16
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_DPORT_MASK           0xffff0000u
+#define PKTSTATS_FLOWLAT_RULE_PORTS_15_DPORT_RESET          0x00000000u
+
+/* rule_control_0 .. rule_control_15: copy n of rule_control, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL(n)                    (PKTSTATS_FLOWLAT_RULE_CONTROL_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_COUNT                 16
+
+/*
+ * 0x1c0 rule_control_0 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#0)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0                     0x000061c0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_0_VALID_RESET         0x00000000u
+
+/*
+ * 0x1c4 rule_control_1 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#1)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1                     0x000061c4u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_1_VALID_RESET         0x00000000u
+
+/*
+ * 0x1c8 rule_control_2 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#2)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2                     0x000061c8u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_2_VALID_RESET         0x00000000u
+
+/*
+ * 0x1cc rule_control_3 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#3)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3                     0x000061ccu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_3_VALID_RESET         0x00000000u
+
+/*
+ * 0x1d0 rule_control_4 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#4)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4                     0x000061d0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_4_VALID_RESET         0x00000000u
+
+/*
+ * 0x1d4 rule_control_5 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#5)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5                     0x000061d4u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_5_VALID_RESET         0x00000000u
+
+/*
+ * 0x1d8 rule_control_6 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#6)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6                     0x000061d8u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_6_VALID_RESET         0x00000000u
+
+/*
+ * 0x1dc rule_control_7 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#7)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7                     0x000061dcu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_7_VALID_RESET         0x00000000u
+
+/*
+ * 0x1e0 rule_control_8 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#8)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8                     0x000061e0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_8_VALID_RESET         0x00000000u
+
+/*
+ * 0x1e4 rule_control_9 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#9)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9                     0x000061e4u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_RESET               0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SRC_LENGTH_SHIFT    0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SRC_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SRC_LENGTH_MASK     0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SRC_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DST_LENGTH_SHIFT    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DST_LENGTH_WIDTH    6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DST_LENGTH_MASK     0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DST_LENGTH_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_SHIFT      12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_WIDTH      8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_MASK       0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_ANY_SHIFT  20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_ANY_WIDTH  1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_ANY_MASK   0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROTOCOL_ANY_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SPORT_ANY_SHIFT     21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SPORT_ANY_MASK      0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_SPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DPORT_ANY_SHIFT     22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DPORT_ANY_WIDTH     1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DPORT_ANY_MASK      0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_DPORT_ANY_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_EGRESS_PORTS_SHIFT  24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_EGRESS_PORTS_WIDTH  4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_EGRESS_PORTS_MASK   0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_EGRESS_PORTS_RESET  0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROFILE_SHIFT       28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROFILE_WIDTH       3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROFILE_MASK        0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_PROFILE_RESET       0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_VALID_SHIFT         31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_VALID_WIDTH         1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_VALID_MASK          0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_9_VALID_RESET         0x00000000u
+
+/*
+ * 0x1e8 rule_control_10 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#10)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10                    0x000061e8u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_RESET              0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SRC_LENGTH_SHIFT   0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SRC_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SRC_LENGTH_MASK    0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SRC_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DST_LENGTH_SHIFT   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DST_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DST_LENGTH_MASK    0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DST_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_SHIFT     12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_WIDTH     8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_MASK      0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_ANY_SHIFT 20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_ANY_WIDTH 1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_ANY_MASK  0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROTOCOL_ANY_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SPORT_ANY_SHIFT    21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SPORT_ANY_MASK     0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_SPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DPORT_ANY_SHIFT    22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DPORT_ANY_MASK     0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_DPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_EGRESS_PORTS_SHIFT 24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_EGRESS_PORTS_WIDTH 4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_EGRESS_PORTS_MASK  0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_EGRESS_PORTS_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROFILE_SHIFT      28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROFILE_WIDTH      3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROFILE_MASK       0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_PROFILE_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_VALID_SHIFT        31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_VALID_WIDTH        1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_VALID_MASK         0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_10_VALID_RESET        0x00000000u
+
+/*
+ * 0x1ec rule_control_11 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#11)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11                    0x000061ecu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_RESET              0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SRC_LENGTH_SHIFT   0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SRC_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SRC_LENGTH_MASK    0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SRC_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DST_LENGTH_SHIFT   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DST_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DST_LENGTH_MASK    0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DST_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_SHIFT     12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_WIDTH     8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_MASK      0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_ANY_SHIFT 20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_ANY_WIDTH 1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_ANY_MASK  0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROTOCOL_ANY_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SPORT_ANY_SHIFT    21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SPORT_ANY_MASK     0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_SPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DPORT_ANY_SHIFT    22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DPORT_ANY_MASK     0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_DPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_EGRESS_PORTS_SHIFT 24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_EGRESS_PORTS_WIDTH 4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_EGRESS_PORTS_MASK  0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_EGRESS_PORTS_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROFILE_SHIFT      28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROFILE_WIDTH      3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROFILE_MASK       0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_PROFILE_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_VALID_SHIFT        31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_VALID_WIDTH        1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_VALID_MASK         0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_11_VALID_RESET        0x00000000u
+
+/*
+ * 0x1f0 rule_control_12 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#12)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12                    0x000061f0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_RESET              0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SRC_LENGTH_SHIFT   0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SRC_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SRC_LENGTH_MASK    0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SRC_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DST_LENGTH_SHIFT   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DST_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DST_LENGTH_MASK    0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DST_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_SHIFT     12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_WIDTH     8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_MASK      0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_ANY_SHIFT 20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_ANY_WIDTH 1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_ANY_MASK  0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROTOCOL_ANY_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SPORT_ANY_SHIFT    21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SPORT_ANY_MASK     0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_SPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DPORT_ANY_SHIFT    22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DPORT_ANY_MASK     0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_DPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_EGRESS_PORTS_SHIFT 24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_EGRESS_PORTS_WIDTH 4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_EGRESS_PORTS_MASK  0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_EGRESS_PORTS_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROFILE_SHIFT      28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROFILE_WIDTH      3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROFILE_MASK       0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_PROFILE_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_VALID_SHIFT        31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_VALID_WIDTH        1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_VALID_MASK         0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_12_VALID_RESET        0x00000000u
+
+/*
+ * 0x1f4 rule_control_13 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#13)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13                    0x000061f4u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_RESET              0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SRC_LENGTH_SHIFT   0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SRC_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SRC_LENGTH_MASK    0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SRC_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DST_LENGTH_SHIFT   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DST_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DST_LENGTH_MASK    0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DST_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_SHIFT     12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_WIDTH     8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_MASK      0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_ANY_SHIFT 20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_ANY_WIDTH 1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_ANY_MASK  0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROTOCOL_ANY_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SPORT_ANY_SHIFT    21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SPORT_ANY_MASK     0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_SPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DPORT_ANY_SHIFT    22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DPORT_ANY_MASK     0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_DPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_EGRESS_PORTS_SHIFT 24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_EGRESS_PORTS_WIDTH 4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_EGRESS_PORTS_MASK  0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_EGRESS_PORTS_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROFILE_SHIFT      28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROFILE_WIDTH      3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROFILE_MASK       0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_PROFILE_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_VALID_SHIFT        31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_VALID_WIDTH        1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_VALID_MASK         0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_13_VALID_RESET        0x00000000u
+
+/*
+ * 0x1f8 rule_control_14 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#14)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14                    0x000061f8u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_RESET              0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SRC_LENGTH_SHIFT   0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SRC_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SRC_LENGTH_MASK    0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SRC_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DST_LENGTH_SHIFT   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DST_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DST_LENGTH_MASK    0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DST_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_SHIFT     12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_WIDTH     8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_MASK      0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_ANY_SHIFT 20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_ANY_WIDTH 1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_ANY_MASK  0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROTOCOL_ANY_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SPORT_ANY_SHIFT    21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SPORT_ANY_MASK     0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_SPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DPORT_ANY_SHIFT    22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DPORT_ANY_MASK     0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_DPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_EGRESS_PORTS_SHIFT 24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_EGRESS_PORTS_WIDTH 4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_EGRESS_PORTS_MASK  0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_EGRESS_PORTS_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROFILE_SHIFT      28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROFILE_WIDTH      3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROFILE_MASK       0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_PROFILE_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_VALID_SHIFT        31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_VALID_WIDTH        1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_VALID_MASK         0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_14_VALID_RESET        0x00000000u
+
+/*
+ * 0x1fc rule_control_15 (rw, 32 bits): Flow group (rule): whether it is used, how a frame's
+ * 5-tuple is compared, the MAC ports it watches and the latency profile of its flows. Rules
+ * are tried in index order (rule 0 first); the first that matches a frame gives its flow's
+ * group and profile. A frame no rule matches is counted in unmatched. (#15)
+ */
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15                    0x000061fcu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_RESET              0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SRC_LENGTH_SHIFT   0
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SRC_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SRC_LENGTH_MASK    0x0000003fu
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SRC_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DST_LENGTH_SHIFT   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DST_LENGTH_WIDTH   6
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DST_LENGTH_MASK    0x00000fc0u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DST_LENGTH_RESET   0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_SHIFT     12
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_WIDTH     8
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_MASK      0x000ff000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_RESET     0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_ANY_SHIFT 20
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_ANY_WIDTH 1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_ANY_MASK  0x00100000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROTOCOL_ANY_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SPORT_ANY_SHIFT    21
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SPORT_ANY_MASK     0x00200000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_SPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DPORT_ANY_SHIFT    22
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DPORT_ANY_WIDTH    1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DPORT_ANY_MASK     0x00400000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_DPORT_ANY_RESET    0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_EGRESS_PORTS_SHIFT 24
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_EGRESS_PORTS_WIDTH 4
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_EGRESS_PORTS_MASK  0x0f000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_EGRESS_PORTS_RESET 0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROFILE_SHIFT      28
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROFILE_WIDTH      3
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROFILE_MASK       0x70000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_PROFILE_RESET      0x00000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_VALID_SHIFT        31
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_VALID_WIDTH        1
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_VALID_MASK         0x80000000u
+#define PKTSTATS_FLOWLAT_RULE_CONTROL_15_VALID_RESET        0x00000000u
+
+/* profile_high_0 .. profile_high_7: copy n of profile_high, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH(n)                    (PKTSTATS_FLOWLAT_PROFILE_HIGH_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_COUNT                 8
+
+/*
+ * 0x200 profile_high_0 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#0)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_0                     0x00006200u
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_0_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_0_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_0_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_0_RESET               0x00000000u
+
+/*
+ * 0x204 profile_high_1 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#1)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_1                     0x00006204u
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_1_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_1_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_1_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_1_RESET               0x00000000u
+
+/*
+ * 0x208 profile_high_2 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#2)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_2                     0x00006208u
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_2_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_2_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_2_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_2_RESET               0x00000000u
+
+/*
+ * 0x20c profile_high_3 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#3)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_3                     0x0000620cu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_3_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_3_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_3_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_3_RESET               0x00000000u
+
+/*
+ * 0x210 profile_high_4 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#4)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_4                     0x00006210u
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_4_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_4_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_4_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_4_RESET               0x00000000u
+
+/*
+ * 0x214 profile_high_5 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#5)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_5                     0x00006214u
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_5_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_5_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_5_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_5_RESET               0x00000000u
+
+/*
+ * 0x218 profile_high_6 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#6)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_6                     0x00006218u
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_6_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_6_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_6_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_6_RESET               0x00000000u
+
+/*
+ * 0x21c profile_high_7 (rw, 32 bits): Latency profile: the high threshold, signed ns (two's
+ * complement). Stateless: an ABSOLUTE event when a frame's residence time is above it;
+ * stateful: a HIGH event when above it while the flow is not in breach. (#7)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_7                     0x0000621cu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_7_SHIFT               0
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_7_WIDTH               32
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_7_MASK                0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_HIGH_7_RESET               0x00000000u
+
+/* profile_low_0 .. profile_low_7: copy n of profile_low, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW(n)                     (PKTSTATS_FLOWLAT_PROFILE_LOW_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_COUNT                  8
+
+/*
+ * 0x220 profile_low_0 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#0)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_0                      0x00006220u
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_0_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_0_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_0_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_0_RESET                0x00000000u
+
+/*
+ * 0x224 profile_low_1 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#1)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_1                      0x00006224u
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_1_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_1_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_1_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_1_RESET                0x00000000u
+
+/*
+ * 0x228 profile_low_2 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#2)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_2                      0x00006228u
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_2_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_2_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_2_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_2_RESET                0x00000000u
+
+/*
+ * 0x22c profile_low_3 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#3)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_3                      0x0000622cu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_3_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_3_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_3_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_3_RESET                0x00000000u
+
+/*
+ * 0x230 profile_low_4 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#4)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_4                      0x00006230u
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_4_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_4_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_4_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_4_RESET                0x00000000u
+
+/*
+ * 0x234 profile_low_5 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#5)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_5                      0x00006234u
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_5_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_5_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_5_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_5_RESET                0x00000000u
+
+/*
+ * 0x238 profile_low_6 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#6)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_6                      0x00006238u
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_6_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_6_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_6_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_6_RESET                0x00000000u
+
+/*
+ * 0x23c profile_low_7 (rw, 32 bits): Latency profile: the low threshold, signed ns (two's
+ * complement), stateful profiles only: a LOW event when a frame's residence time is below it
+ * while the flow is in breach. (#7)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_7                      0x0000623cu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_7_SHIFT                0
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_7_WIDTH                32
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_7_MASK                 0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_LOW_7_RESET                0x00000000u
+
+/*
+ * profile_min_interval_us_0 .. profile_min_interval_us_7: copy n of profile_min_interval_us,
+ * 4 bytes apart
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US(n)         (PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_COUNT      8
+
+/*
+ * 0x240 profile_min_interval_us_0 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#0)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_0          0x00006240u
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_0_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_0_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_0_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_0_RESET    0x00000000u
+
+/*
+ * 0x244 profile_min_interval_us_1 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#1)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_1          0x00006244u
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_1_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_1_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_1_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_1_RESET    0x00000000u
+
+/*
+ * 0x248 profile_min_interval_us_2 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#2)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_2          0x00006248u
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_2_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_2_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_2_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_2_RESET    0x00000000u
+
+/*
+ * 0x24c profile_min_interval_us_3 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#3)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_3          0x0000624cu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_3_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_3_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_3_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_3_RESET    0x00000000u
+
+/*
+ * 0x250 profile_min_interval_us_4 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#4)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_4          0x00006250u
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_4_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_4_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_4_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_4_RESET    0x00000000u
+
+/*
+ * 0x254 profile_min_interval_us_5 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#5)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_5          0x00006254u
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_5_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_5_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_5_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_5_RESET    0x00000000u
+
+/*
+ * 0x258 profile_min_interval_us_6 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#6)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_6          0x00006258u
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_6_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_6_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_6_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_6_RESET    0x00000000u
+
+/*
+ * 0x25c profile_min_interval_us_7 (rw, 32 bits): Latency profile, stateless: the shortest
+ * time between two ABSOLUTE events of a flow (0: every frame above high). (#7)
+ */
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_7          0x0000625cu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_7_SHIFT    0
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_7_WIDTH    32
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_7_MASK     0xffffffffu
+#define PKTSTATS_FLOWLAT_PROFILE_MIN_INTERVAL_US_7_RESET    0x00000000u
+
+/* profile_control_0 .. profile_control_7: copy n of profile_control, 4 bytes apart */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL(n)                 (PKTSTATS_FLOWLAT_PROFILE_CONTROL_0 + (n) * 0x00000004u)
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_COUNT              8
+
+/* 0x260 profile_control_0 (rw, 32 bits): Latency profile: its kind. (#0) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_0                  0x00006260u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_0_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_0_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_0_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_0_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_0_STATEFUL_RESET   0x00000000u
+
+/* 0x264 profile_control_1 (rw, 32 bits): Latency profile: its kind. (#1) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_1                  0x00006264u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_1_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_1_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_1_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_1_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_1_STATEFUL_RESET   0x00000000u
+
+/* 0x268 profile_control_2 (rw, 32 bits): Latency profile: its kind. (#2) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_2                  0x00006268u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_2_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_2_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_2_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_2_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_2_STATEFUL_RESET   0x00000000u
+
+/* 0x26c profile_control_3 (rw, 32 bits): Latency profile: its kind. (#3) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_3                  0x0000626cu
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_3_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_3_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_3_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_3_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_3_STATEFUL_RESET   0x00000000u
+
+/* 0x270 profile_control_4 (rw, 32 bits): Latency profile: its kind. (#4) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_4                  0x00006270u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_4_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_4_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_4_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_4_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_4_STATEFUL_RESET   0x00000000u
+
+/* 0x274 profile_control_5 (rw, 32 bits): Latency profile: its kind. (#5) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_5                  0x00006274u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_5_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_5_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_5_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_5_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_5_STATEFUL_RESET   0x00000000u
+
+/* 0x278 profile_control_6 (rw, 32 bits): Latency profile: its kind. (#6) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_6                  0x00006278u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_6_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_6_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_6_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_6_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_6_STATEFUL_RESET   0x00000000u
+
+/* 0x27c profile_control_7 (rw, 32 bits): Latency profile: its kind. (#7) */
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_7                  0x0000627cu
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_7_RESET            0x00000000u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_7_STATEFUL_SHIFT   0
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_7_STATEFUL_WIDTH   1
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_7_STATEFUL_MASK    0x00000001u
+#define PKTSTATS_FLOWLAT_PROFILE_CONTROL_7_STATEFUL_RESET   0x00000000u
+
+/*
+ * 0x400 monitored (counter, 64 bits): Frames of a matched flow the flow table monitored (its
+ * state updated). Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_MONITORED                          0x00006400u
+#define PKTSTATS_FLOWLAT_MONITORED_LO                       0x00006400u
+#define PKTSTATS_FLOWLAT_MONITORED_HI                       0x00006404u
+
+/*
+ * 0x408 unmatched (counter, 64 bits): Monitored-port IPv4 frames (with an RX stamp) no rule
+ * matched: not monitored. Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_UNMATCHED                          0x00006408u
+#define PKTSTATS_FLOWLAT_UNMATCHED_LO                       0x00006408u
+#define PKTSTATS_FLOWLAT_UNMATCHED_HI                       0x0000640cu
+
+/*
+ * 0x410 table_full (counter, 64 bits): Frames of a new flow that found no free or stale way
+ * in its set of the flow table: not monitored. Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_TABLE_FULL                         0x00006410u
+#define PKTSTATS_FLOWLAT_TABLE_FULL_LO                      0x00006410u
+#define PKTSTATS_FLOWLAT_TABLE_FULL_HI                      0x00006414u
+
+/*
+ * 0x418 evicted (counter, 64 bits): Stale flows (not seen for more than idle_timeout_us)
+ * that gave their way to a new flow. Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_EVICTED                            0x00006418u
+#define PKTSTATS_FLOWLAT_EVICTED_LO                         0x00006418u
+#define PKTSTATS_FLOWLAT_EVICTED_HI                         0x0000641cu
+
+/*
+ * 0x420 evicted_in_breach (counter, 64 bits): Evicted flows that were in breach of their
+ * stateful profile: their LOW event never comes. Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_EVICTED_IN_BREACH                  0x00006420u
+#define PKTSTATS_FLOWLAT_EVICTED_IN_BREACH_LO               0x00006420u
+#define PKTSTATS_FLOWLAT_EVICTED_IN_BREACH_HI               0x00006424u
+
+/*
+ * 0x428 events (counter, 64 bits): Events (ABSOLUTE, HIGH, LOW) raised and put in the
+ * exporter's FIFO. Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_EVENTS                             0x00006428u
+#define PKTSTATS_FLOWLAT_EVENTS_LO                          0x00006428u
+#define PKTSTATS_FLOWLAT_EVENTS_HI                          0x0000642cu
+
+/*
+ * 0x430 events_lost (counter, 64 bits): Events that found the exporter's FIFO (64) full:
+ * lost (the flow's state changed all the same). Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_EVENTS_LOST                        0x00006430u
+#define PKTSTATS_FLOWLAT_EVENTS_LOST_LO                     0x00006430u
+#define PKTSTATS_FLOWLAT_EVENTS_LOST_HI                     0x00006434u
+
+/*
+ * 0x438 records_lost (counter, 64 bits): Records of monitored-port IPv4 frames lost because
+ * the record FIFO was full (all 4 MAC ports). Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_RECORDS_LOST                       0x00006438u
+#define PKTSTATS_FLOWLAT_RECORDS_LOST_LO                    0x00006438u
+#define PKTSTATS_FLOWLAT_RECORDS_LOST_HI                    0x0000643cu
+
+/*
+ * 0x440 not_ipv4 (counter, 64 bits): Frames leaving the MAC ports that give no record: not
+ * untagged IPv4 with IHL 5, or shorter than 5 words (all 4 MAC ports). Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_NOT_IPV4                           0x00006440u
+#define PKTSTATS_FLOWLAT_NOT_IPV4_LO                        0x00006440u
+#define PKTSTATS_FLOWLAT_NOT_IPV4_HI                        0x00006444u
+
+/*
+ * 0x448 no_stamp (counter, 64 bits): IPv4 frames leaving the MAC ports without an RX stamp
+ * (from a CPU port): no residence time, no record (all 4 MAC ports). Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_NO_STAMP                           0x00006448u
+#define PKTSTATS_FLOWLAT_NO_STAMP_LO                        0x00006448u
+#define PKTSTATS_FLOWLAT_NO_STAMP_HI                        0x0000644cu
+
+/*
+ * 0x450 messages (counter, 64 bits): IPFIX messages (frames) the exporter sent. Write to
+ * clear.
+ */
+#define PKTSTATS_FLOWLAT_MESSAGES                           0x00006450u
+#define PKTSTATS_FLOWLAT_MESSAGES_LO                        0x00006450u
+#define PKTSTATS_FLOWLAT_MESSAGES_HI                        0x00006454u
+
+/*
+ * 0x458 templates (counter, 64 bits): IPFIX messages that carried the template set. Write to
+ * clear.
+ */
+#define PKTSTATS_FLOWLAT_TEMPLATES                          0x00006458u
+#define PKTSTATS_FLOWLAT_TEMPLATES_LO                       0x00006458u
+#define PKTSTATS_FLOWLAT_TEMPLATES_HI                       0x0000645cu
+
+/*
+ * 0x460 records_exported (counter, 64 bits): IPFIX data records (events) the exporter sent.
+ * Write to clear.
+ */
+#define PKTSTATS_FLOWLAT_RECORDS_EXPORTED                   0x00006460u
+#define PKTSTATS_FLOWLAT_RECORDS_EXPORTED_LO                0x00006460u
+#define PKTSTATS_FLOWLAT_RECORDS_EXPORTED_HI                0x00006464u
 
 #ifdef __cplusplus
 extern "C" {

@@ -321,12 +321,7 @@ def main():
     if why:
         print("== ISL controller (bench/bench_isl.py): skipped, %s" % why)
         return 0
-    if not os.environ.get("PKTSTATS_IN_NETNS"):
-        os.environ["PKTSTATS_IN_NETNS"] = "1"
-        sys.stdout.flush()
-        os.execvp("unshare", ["unshare", "--net", sys.executable] + sys.argv)
-    sh(["sh", "-c", "ip link set lo up && sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-        "net.ipv6.conf.default.disable_ipv6=1"])
+    pktstats_sim.in_private_network()
     configs = [(16, 10, 300)] if options.quick else CONFIGS
     bench(os.path.abspath(options.cli), max(1, options.runs), configs)
     return 0

@@ -30,17 +30,9 @@ sim=$build/bin/pktstats-sim
 cli=$build/bin/pktstats
 vm_bin=/usr/bin/victoria-metrics
 
-if [ -z "${PKTSTATS_DEMO_NAMESPACE:-}" ]; then
-	export PKTSTATS_DEMO_NAMESPACE=1
-	if [ "$(id -u)" = 0 ]; then
-		exec unshare --net "$0" "$@"
-	fi
-	if ! unshare --user --map-root-user --net true 2>/dev/null || [ ! -w /dev/net/tun ]; then
-		echo "demo-isl: needs TAP interfaces in a network namespace: run it as root, or enable unprivileged user namespaces and make /dev/net/tun writable" >&2
-		exit 2
-	fi
-	exec unshare --user --map-root-user --net "$0" "$@"
-fi
+# shellcheck source=scripts/demo_common.sh
+. "$(dirname "$0")/demo_common.sh"
+demo_in_network_namespace demo-isl "$0" "$@"
 if [ ! -x "$vm_bin" ]; then
 	echo "demo-isl: needs $vm_bin (make deps installs the package victoria-metrics)" >&2
 	exit 2
@@ -55,15 +47,6 @@ s2=$demo/s2.sock
 secret=$demo/secret
 vm_http=127.0.0.1:8428
 vm_put=127.0.0.1:4242
-
-say() { printf '\n== %s\n' "$*"; }
-run() { printf '$ %s\n' "$*"; "$@"; }
-
-ip link set lo up
-# The three cables make a loop, and this switch has no spanning tree: keep the TAP interfaces
-# from sending anything of their own (IPv6 neighbour discovery and MLD are multicast, which
-# would circle the loop for ever)
-sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 
 sim_pid=
 vm_pid=

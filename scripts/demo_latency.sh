@@ -26,31 +26,15 @@ demo=$build/demo-latency
 sim=$build/bin/pktstats-sim
 cli=$build/bin/pktstats
 
-if [ -z "${PKTSTATS_DEMO_NAMESPACE:-}" ]; then
-	export PKTSTATS_DEMO_NAMESPACE=1
-	if [ "$(id -u)" = 0 ]; then
-		exec unshare --net "$0" "$@"
-	fi
-	if ! unshare --user --map-root-user --net true 2>/dev/null || [ ! -w /dev/net/tun ]; then
-		echo "demo-latency: needs TAP interfaces in a network namespace: run it as root, or enable unprivileged user namespaces and make /dev/net/tun writable" >&2
-		exit 2
-	fi
-	exec unshare --user --map-root-user --net "$0" "$@"
-fi
+# shellcheck source=scripts/demo_common.sh
+. "$(dirname "$0")/demo_common.sh"
+demo_in_network_namespace demo-latency "$0" "$@"
 
 mkdir -p "$demo"
 rm -f "$demo"/*.pcap "$demo"/*.sock "$demo"/*.log
 s0=$demo/s0.sock
 s1=$demo/s1.sock
 
-say() { printf '\n== %s\n' "$*"; }
-run() { printf '$ %s\n' "$*"; "$@"; }
-
-ip link set lo up
-# The two cables make a loop, and this switch has no spanning tree: keep the TAP interfaces
-# from sending anything of their own (IPv6 neighbour discovery and MLD are multicast, which
-# would circle the loop for ever)
-sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 say "starting pktstats-sim: two switches, 100 m and 2 km between them, clocks 1.5 s and 50 ppm apart"
 "$sim" --socket "$s0" --switches 2 --switch 0:ppm=20 --switch "1:socket=$s1,ppm=-30,offset=1.5s" \
 	--cable 0.1-1.2,length=100m --cable 0.2-1.1,length=2km \

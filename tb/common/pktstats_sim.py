@@ -26,9 +26,27 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def in_private_network():
+    """Runs this script in a network namespace of its own (needs root): the first call re-runs
+    it under `unshare --net` (it does not return); in there, it brings the loopback up and
+    turns IPv6 off, so that TAP and veth interfaces send nothing of their own (neighbour
+    discovery would circle the loops of cabled switches). Raises RuntimeError when that
+    fails."""
+    if not os.environ.get("PKTSTATS_IN_NETNS"):
+        os.environ["PKTSTATS_IN_NETNS"] = "1"
+        sys.stdout.flush()
+        os.execvp("unshare", ["unshare", "--net", sys.executable] + sys.argv)
+    setup = subprocess.run(["sh", "-c", "ip link set lo up && sysctl -qw "
+                            "net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"],
+                           capture_output=True, text=True)
+    if setup.returncode:
+        raise RuntimeError("network namespace set-up: " + setup.stderr.strip())
 
 
 def registers():

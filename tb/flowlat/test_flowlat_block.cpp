@@ -34,23 +34,12 @@
 #include "axil_master.h"
 #include "pktstats/regs.h"
 #include "tap_runner.h"
+#include "wide_bits.h"
 
 namespace {
 
 using Top = Vflowlat_block;
 using Bus = axil::Master<Top>;
-
-template <typename W> void put_bits(W &w, unsigned lsb, unsigned width, uint64_t value)
-{
-	for (unsigned i = 0; i < width; i++) {
-		unsigned b = lsb + i;
-		uint32_t mask = 1u << (b % 32);
-		if ((value >> i) & 1)
-			w[b / 32] |= mask;
-		else
-			w[b / 32] &= ~mask;
-	}
-}
 
 std::string hex(uint64_t v)
 {
@@ -145,16 +134,16 @@ public:
 				uint64_t data = 0;
 				for (unsigned j = 0; j < 8 && 8 * w + j < f.bytes.size(); j++)
 					data |= (uint64_t)f.bytes[8 * w + j] << (8 * j);
-				put_bits(top->tap_tdata, 64 * p, 64, on ? data : 0);
+				set_bits(top->tap_tdata, 64 * p, 64, on ? data : 0);
 				set_bit(top->tap_tvalid, p, on);
 				set_bit(top->tap_tready, p, on);
 				set_bit(top->tap_tlast, p, on && w == n - 1);
-				put_bits(top->residence, 32 * p, 32, (uint32_t)f.residence);
+				set_bits(top->residence, 32 * p, 32, (uint32_t)f.residence);
 				set_bit(top->rx_valid, p, f.rx_valid);
-				put_bits(top->tx_stamp, 62 * p, 62, f.tx_stamp);
+				set_bits(top->tx_stamp, 62 * p, 62, f.tx_stamp);
 				top->ingress = (uint16_t)((top->ingress & ~(7u << 3 * p)) |
 							  (f.ingress & 7u) << 3 * p);
-				put_bits(top->occupancy, 20 * p, 20, f.occupancy);
+				set_bits(top->occupancy, 20 * p, 20, f.occupancy);
 			}
 			bus.tick();
 		}

@@ -35,6 +35,7 @@
 
 #include "Vflowlat_core.h"
 #include "tap_runner.h"
+#include "wide_bits.h"
 #include "verilated.h"
 
 namespace {
@@ -45,28 +46,6 @@ const uint64_t CLOCKS_PER_US = 125;
 const unsigned EVENT_FIFO = 64;
 const unsigned MAX_IN_FLIGHT = 12;    // records between the taps and the table (FIFO holds 16)
 const uint64_t MAX_LATENCY = 120;     // clocks from a record's last word to its table update
-
-template <typename W> void put_bits(W &w, unsigned lsb, unsigned width, uint64_t value)
-{
-	for (unsigned i = 0; i < width; i++) {
-		unsigned b = lsb + i;
-		uint32_t mask = 1u << (b % 32);
-		if ((value >> i) & 1)
-			w[b / 32] |= mask;
-		else
-			w[b / 32] &= ~mask;
-	}
-}
-
-template <typename W> uint64_t get_bits(const W &w, unsigned lsb, unsigned width)
-{
-	uint64_t value = 0;
-	for (unsigned i = 0; i < width; i++) {
-		unsigned b = lsb + i;
-		value |= (uint64_t)((w[b / 32] >> (b % 32)) & 1) << i;
-	}
-	return value;
-}
 
 std::string ip_str(uint32_t ip)
 {
@@ -483,28 +462,28 @@ struct Bench {
 		for (int r = 0; r < 16; r++) {
 			const Rule &u = model.rules[r];
 			unsigned b = 128 * r;
-			put_bits(dut.config_rules, b, 32, u.src);
-			put_bits(dut.config_rules, b + 32, 6, u.src_len);
-			put_bits(dut.config_rules, b + 38, 32, u.dst);
-			put_bits(dut.config_rules, b + 70, 6, u.dst_len);
-			put_bits(dut.config_rules, b + 76, 8, u.proto);
-			put_bits(dut.config_rules, b + 84, 1, u.proto_any);
-			put_bits(dut.config_rules, b + 85, 16, u.sport);
-			put_bits(dut.config_rules, b + 101, 1, u.sport_any);
-			put_bits(dut.config_rules, b + 102, 16, u.dport);
-			put_bits(dut.config_rules, b + 118, 1, u.dport_any);
-			put_bits(dut.config_rules, b + 119, 4, u.egress);
-			put_bits(dut.config_rules, b + 123, 3, u.profile);
-			put_bits(dut.config_rules, b + 126, 1, u.valid);
-			put_bits(dut.config_rules, b + 127, 1, 0);
+			set_bits(dut.config_rules, b, 32, u.src);
+			set_bits(dut.config_rules, b + 32, 6, u.src_len);
+			set_bits(dut.config_rules, b + 38, 32, u.dst);
+			set_bits(dut.config_rules, b + 70, 6, u.dst_len);
+			set_bits(dut.config_rules, b + 76, 8, u.proto);
+			set_bits(dut.config_rules, b + 84, 1, u.proto_any);
+			set_bits(dut.config_rules, b + 85, 16, u.sport);
+			set_bits(dut.config_rules, b + 101, 1, u.sport_any);
+			set_bits(dut.config_rules, b + 102, 16, u.dport);
+			set_bits(dut.config_rules, b + 118, 1, u.dport_any);
+			set_bits(dut.config_rules, b + 119, 4, u.egress);
+			set_bits(dut.config_rules, b + 123, 3, u.profile);
+			set_bits(dut.config_rules, b + 126, 1, u.valid);
+			set_bits(dut.config_rules, b + 127, 1, 0);
 		}
 		for (int p = 0; p < 8; p++) {
 			const Profile &q = model.profiles[p];
 			unsigned b = 128 * p;
-			put_bits(dut.config_profiles, b, 32, (uint32_t)q.high);
-			put_bits(dut.config_profiles, b + 32, 32, (uint32_t)q.low);
-			put_bits(dut.config_profiles, b + 64, 32, q.min_interval);
-			put_bits(dut.config_profiles, b + 96, 32, q.stateful);
+			set_bits(dut.config_profiles, b, 32, (uint32_t)q.high);
+			set_bits(dut.config_profiles, b + 32, 32, (uint32_t)q.low);
+			set_bits(dut.config_profiles, b + 64, 32, q.min_interval);
+			set_bits(dut.config_profiles, b + 96, 32, q.stateful);
 		}
 		dut.config_idle_timeout_us = model.timeout;
 		dut.config_enable = 1;
@@ -537,19 +516,19 @@ struct Bench {
 				data = P.frame.word(P.word);
 				last = P.word + 1 == P.frame.words();
 			}
-			put_bits(dut.tap_tdata, 64 * p, 64, data);
+			set_bits(dut.tap_tdata, 64 * p, 64, data);
 			dut.tap_tvalid = (uint8_t)((dut.tap_tvalid & ~(1u << p)) | (unsigned)valid << p);
 			dut.tap_tready = (uint8_t)((dut.tap_tready & ~(1u << p)) | (unsigned)rdy << p);
 			dut.tap_tlast = (uint8_t)((dut.tap_tlast & ~(1u << p)) | (unsigned)last << p);
 			// the sideband: the frame's in its first word's handshake, garbage otherwise
 			bool side = beat && P.word == 0;
-			put_bits(dut.residence, 32 * p, 32, side ? (uint32_t)P.frame.residence : rng());
+			set_bits(dut.residence, 32 * p, 32, side ? (uint32_t)P.frame.residence : rng());
 			dut.rx_valid = (uint8_t)((dut.rx_valid & ~(1u << p)) |
 						 (unsigned)(side ? P.frame.rx_valid : rng() % 2) << p);
-			put_bits(dut.tx_stamp, 62 * p, 62, side ? P.frame.tx_stamp : rng());
+			set_bits(dut.tx_stamp, 62 * p, 62, side ? P.frame.tx_stamp : rng());
 			dut.ingress = (uint16_t)((dut.ingress & ~(7u << 3 * p)) |
 						 (unsigned)(side ? P.frame.ingress : rng() % 8) << 3 * p);
-			put_bits(dut.occupancy, 20 * p, 20, side ? P.frame.occupancy : rng());
+			set_bits(dut.occupancy, 20 * p, 20, side ? P.frame.occupancy : rng());
 			if (!beat)
 				continue;
 			if (record_beat) {
@@ -705,11 +684,11 @@ struct Bench {
 
 	Lookup lookup(const Key &k)
 	{
-		put_bits(dut.lookup_key, 0, 32, k.src);
-		put_bits(dut.lookup_key, 32, 32, k.dst);
-		put_bits(dut.lookup_key, 64, 8, k.proto);
-		put_bits(dut.lookup_key, 72, 16, k.sport);
-		put_bits(dut.lookup_key, 88, 16, k.dport);
+		set_bits(dut.lookup_key, 0, 32, k.src);
+		set_bits(dut.lookup_key, 32, 32, k.dst);
+		set_bits(dut.lookup_key, 64, 8, k.proto);
+		set_bits(dut.lookup_key, 72, 16, k.sport);
+		set_bits(dut.lookup_key, 88, 16, k.dport);
 		lookup_done = false;
 		dut.command_lookup = 1;
 		tick();

@@ -30,6 +30,7 @@
 
 #include "Vflowlat_ipfix.h"
 #include "tap_runner.h"
+#include "wide_bits.h"
 #include "verilated.h"
 
 namespace {
@@ -104,18 +105,6 @@ unsigned records_that_fit(unsigned mtu, bool with_template)
 	if (n < 1)
 		n = 1;
 	return n > 64 ? 64 : n;
-}
-
-void set_bits(VlWide<10> &w, unsigned lo, unsigned width, uint64_t value)
-{
-	for (unsigned i = 0; i < width; i++) {
-		unsigned bit = lo + i;
-		uint32_t mask = 1u << (bit % 32);
-		if ((value >> i) & 1)
-			w[bit / 32] |= mask;
-		else
-			w[bit / 32] &= ~mask;
-	}
 }
 
 // flowlat_table's layout (its header comment)

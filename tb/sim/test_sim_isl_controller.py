@@ -491,25 +491,24 @@ def main():
         why = "needs root and /dev/net/tun"
     elif not all(shutil.which(t) for t in ("unshare", "tcpdump")) or not os.path.exists(victoria.BINARY):
         why = "needs unshare, tcpdump and victoria-metrics (make deps)"
-    if why is None and not os.environ.get("PKTSTATS_IN_NETNS"):
-        # everything (simulator, TAPs, database, controller) in a network namespace of its own
-        os.environ["PKTSTATS_IN_NETNS"] = "1"
-        os.execvp("unshare", ["unshare", "--net", sys.executable] + sys.argv)
     if why is not None:
         for name in CHECKS + DECISION_CHECKS:
             tap.n += 1
             print("ok %d - %s # SKIP %s" % (tap.n, name, why))
         return tap.done()
+    # everything (simulator, TAPs, database, controller) in a network namespace of its own
+    try:
+        pktstats_sim.in_private_network()
+        setup_error = None
+    except RuntimeError as error:
+        setup_error = error
     seed = options.seed if options.seed is not None else int(time.time()) % 1000000007
     tap.comment("seed %d (replay: %s --seed %d)" % (seed, " ".join(sys.argv[:3]), seed))
-    setup = subprocess.run(["sh", "-c", "ip link set lo up && sysctl -qw "
-                            "net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"],
-                           capture_output=True, text=True)
     for name, function in (("the triangle", run), ("the decision run", run_decisions)):
         work = tempfile.mkdtemp(prefix="pktstats-isl-controller-")
         try:
-            if setup.returncode:
-                raise RuntimeError("namespace set-up: " + setup.stderr)
+            if setup_error:
+                raise setup_error
             function(tap, os.path.abspath(options.simulator), os.path.abspath(options.cli), seed, work)
         except Exception:  # a broken run is a failure, not a crash of the suite
             tap.point(False, name, traceback.format_exc())

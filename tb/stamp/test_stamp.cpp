@@ -38,6 +38,7 @@
 #include "axil_master.h"
 #include "core_streams.h"
 #include "tap_runner.h"
+#include "wide_bits.h"
 #include "verilated.h"
 
 extern "C" {
@@ -90,27 +91,14 @@ int32_t residence_of(Stamp tx, Stamp rx)
 	return seconds < 0 ? INT32_MIN : INT32_MAX;
 }
 
-template <typename Wide> uint64_t bits(const Wide &w, unsigned lsb, unsigned width)
-{
-	uint64_t value = 0;
-	for (unsigned i = 0; i < width; i++)
-		value |= (uint64_t)((w[(lsb + i) / 32] >> ((lsb + i) % 32)) & 1) << i;
-	return value;
-}
-
 Stamp stamp_bits(const VlWide<8> &w, unsigned port)
 {
-	return {(uint32_t)bits(w, 62 * port + 30, 32), (uint32_t)bits(w, 62 * port, 30)};
+	return {(uint32_t)get_bits(w, 62 * port + 30, 32), (uint32_t)get_bits(w, 62 * port, 30)};
 }
 
 void set_stamp_bits(VlWide<8> &w, unsigned port, Stamp stamp)
 {
-	uint64_t value = (uint64_t)stamp.seconds << 30 | (stamp.nanoseconds & 0x3fffffffu);
-	for (unsigned i = 0; i < 62; i++) {
-		unsigned bit = 62 * port + i;
-		uint32_t mask = 1u << (bit % 32);
-		w[bit / 32] = ((value >> i) & 1) ? (w[bit / 32] | mask) : (w[bit / 32] & ~mask);
-	}
+	set_bits(w, 62 * port, 62, (uint64_t)stamp.seconds << 30 | (stamp.nanoseconds & 0x3fffffffu));
 }
 
 uint8_t station(unsigned port) { return (uint8_t)(0x30 + port); }
@@ -343,7 +331,7 @@ struct Harness {
 			s.rx = stamp_bits(dut.m_axis_rx_timestamp, q);
 			s.tx = stamp_bits(dut.m_axis_tx_timestamp, q);
 			s.tx_expected = corrected(now, tx_correction[q]);
-			s.residence = (int32_t)(uint32_t)bits(dut.m_axis_residence_time, 32 * q, 32);
+			s.residence = (int32_t)(uint32_t)get_bits(dut.m_axis_residence_time, 32 * q, 32);
 			last_tx[q] = s.tx_expected;
 			tx_cycle[q] = cycle;
 			if (s.rx_valid) {

@@ -33,6 +33,7 @@
 
 #include "Vswitch_output_queues.h"
 #include "tap_runner.h"
+#include "wide_bits.h"
 #include "verilated.h"
 
 // The RTL's parameters
@@ -73,34 +74,6 @@ constexpr unsigned CLEAR_PEAK = COUNTERS; // index of the peak clear in Inputs::
 
 enum EventType { ARRIVAL, DEPARTURE, DROP };
 const char *const EVENT_NAMES[3] = {"arrival", "departure", "drop"};
-
-// ---------------------------------------------------------------------------------------------
-// Bit fields of Verilator's wide ports
-
-template <std::size_t N>
-uint64_t get_bits(const VlWide<N> &wide, unsigned lsb, unsigned width)
-{
-	uint64_t value = 0;
-	for (unsigned i = 0; i < width; i++) {
-		unsigned bit = lsb + i;
-		if ((wide.at(bit / 32) >> (bit % 32)) & 1)
-			value |= 1ull << i;
-	}
-	return value;
-}
-
-template <std::size_t N>
-void set_bits(VlWide<N> &wide, unsigned lsb, unsigned width, uint64_t value)
-{
-	for (unsigned i = 0; i < width; i++) {
-		unsigned bit = lsb + i;
-		uint32_t mask = 1u << (bit % 32);
-		if ((value >> i) & 1)
-			wide.at(bit / 32) |= mask;
-		else
-			wide.at(bit / 32) &= ~mask;
-	}
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reference model, from the spec

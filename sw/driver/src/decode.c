@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "byte_order.h"
+
 #if defined(__GNUC__)
 #define PKTSTATS_ALWAYS_INLINE inline __attribute__((always_inline))
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -24,20 +26,10 @@ _Static_assert(PKTSTATS_STREAM_REORDER_WINDOW >= 1 && PKTSTATS_STREAM_REORDER_WI
 #define V1_HEADER PKTSTATS_V1_STAT_HEADER_BYTES
 #define TS_HIGH_MASK 0x3fffffffu /* timestamp bits 61:32 in the first slot */
 
-static inline uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)((unsigned)p[0] << 8 | p[1]);
-}
-
-static inline uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
 /* The timestamp event in the two slots at p: bits 61:32 in the first, 31:0 in the second. */
 static inline uint64_t timestamp_at(const uint8_t *p)
 {
-	return (uint64_t)(be32(p) & TS_HIGH_MASK) << 32 | be32(p + PKTSTATS_SLOT_BYTES);
+	return (uint64_t)(get32(p) & TS_HIGH_MASK) << 32 | get32(p + PKTSTATS_SLOT_BYTES);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -123,14 +115,14 @@ int pktstats_parse_frame(const uint8_t *frame, size_t len, struct pktstats_frame
 		return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
 	memcpy(view->dst_mac, frame, 6);
 	memcpy(view->src_mac, frame + 6, 6);
-	ethertype = be16(frame + 12);
+	ethertype = get16(frame + 12);
 	off = PKTSTATS_ETH_HEADER_BYTES;
 	if (ethertype == PKTSTATS_ETHERTYPE_VLAN) {
 		if (len < off + PKTSTATS_VLAN_TAG_BYTES)
 			return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
 		view->vlan = true;
-		view->vlan_tci = be16(frame + off);
-		ethertype = be16(frame + off + 2);
+		view->vlan_tci = get16(frame + off);
+		ethertype = get16(frame + off + 2);
 		off += PKTSTATS_VLAN_TAG_BYTES;
 	}
 	if (ethertype != PKTSTATS_ETHERTYPE_IPV4)
@@ -142,17 +134,17 @@ int pktstats_parse_frame(const uint8_t *frame, size_t len, struct pktstats_frame
 	if ((ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
 		return frame_error(view, PKTSTATS_DECODE_BAD_IP_HEADER);
 	ihl = (size_t)(ip[0] & 0x0f) * 4;
-	total = be16(ip + 2);
+	total = get16(ip + 2);
 	view->ip_header_len = (uint8_t)ihl;
 	view->tos = ip[1];
 	view->ip_total_len = (uint16_t)total;
-	view->ip_id = be16(ip + 4);
+	view->ip_id = get16(ip + 4);
 	view->ttl = ip[8];
-	view->src_ip = be32(ip + 12);
-	view->dst_ip = be32(ip + 16);
+	view->src_ip = get32(ip + 12);
+	view->dst_ip = get32(ip + 16);
 	if (ip[9] != PKTSTATS_IP_PROTO_UDP)
 		return frame_error(view, PKTSTATS_DECODE_NOT_UDP);
-	if (be16(ip + 6) & 0x3fff) /* MF flag or fragment offset */
+	if (get16(ip + 6) & 0x3fff) /* MF flag or fragment offset */
 		return frame_error(view, PKTSTATS_DECODE_FRAGMENT);
 	if (len - off < ihl)
 		return frame_error(view, PKTSTATS_DECODE_FRAME_TRUNCATED);
@@ -161,9 +153,9 @@ int pktstats_parse_frame(const uint8_t *frame, size_t len, struct pktstats_frame
 	 * length check below fails (the stream's port filter uses them). */
 	udp = ip + ihl;
 	if (len - off >= ihl + PKTSTATS_UDP_HEADER_BYTES) {
-		view->src_port = be16(udp);
-		view->dst_port = be16(udp + 2);
-		view->udp_len = be16(udp + 4);
+		view->src_port = get16(udp);
+		view->dst_port = get16(udp + 2);
+		view->udp_len = get16(udp + 4);
 	}
 	if (total < ihl + PKTSTATS_UDP_HEADER_BYTES)
 		return frame_error(view, PKTSTATS_DECODE_LENGTH_MISMATCH);
@@ -373,7 +365,7 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 				     ? i + CHUNK_SLOTS : n_slots;
 
 		while (i < end) {
-			const uint32_t s = be32(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
+			const uint32_t s = get32(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
 			const uint32_t type = s >> PKTSTATS_SLOT_TYPE_SHIFT;
 
 			if (UNLIKELY(type == PKTSTATS_EVENT_TIMESTAMP)) {
@@ -462,7 +454,7 @@ static uint64_t first_event_tick(const uint8_t *slots, uint32_t n_slots, uint64_
 	uint64_t tick = start;
 
 	for (uint32_t i = 2; i < n_slots; i += 2) {
-		const uint32_t s = be32(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
+		const uint32_t s = get32(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
 
 		if (s >> PKTSTATS_SLOT_TYPE_SHIFT != PKTSTATS_EVENT_TIMESTAMP)
 			return (tick + (s & PKTSTATS_SLOT_GAP_MASK)) & PKTSTATS_TIMESTAMP_MASK;
@@ -498,7 +490,7 @@ static enum pktstats_decode_error summarize_fast(const uint8_t *slots, uint32_t 
 	if (n_slots > CHUNK_SLOTS)
 		return SUMMARY_RETRY;
 	while (slot < end) {
-		const uint32_t s = be32(slot);
+		const uint32_t s = get32(slot);
 
 		if (UNLIKELY(s >> PKTSTATS_SLOT_TYPE_SHIFT == PKTSTATS_EVENT_TIMESTAMP)) {
 			if (end - slot < 2 * PKTSTATS_SLOT_BYTES)
@@ -630,15 +622,15 @@ static int decode_payload(const uint8_t *payload, size_t len,
 #endif
 	packet->resolution = (uint8_t)resolution;
 	packet->event_types = payload[1];
-	packet->sequence = be32(payload + 2);
+	packet->sequence = get32(payload + 2);
 	if (version == PKTSTATS_FORMAT_VERSION) {
 		packet->missed = (payload[0] & PKTSTATS_FLAG_MISSED) != 0;
 		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-			packet->queue_size[q] = be32(payload + 6 + 4 * q);
+			packet->queue_size[q] = get32(payload + 6 + 4 * q);
 	} else {
 		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-			packet->queue_size[q] = be32(payload + 6 + 8 * q);
-			packet->queue_packets[q] = be32(payload + 10 + 8 * q);
+			packet->queue_size[q] = get32(payload + 6 + 8 * q);
+			packet->queue_packets[q] = get32(payload + 10 + 8 * q);
 		}
 	}
 	n_slots = (uint32_t)(slot_bytes / PKTSTATS_SLOT_BYTES);

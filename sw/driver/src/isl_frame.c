@@ -12,6 +12,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "byte_order.h"
 #include "pktstats/isl.h"
 
 #define ETH_HEADER 14
@@ -27,39 +28,6 @@ enum { SUB_SWITCH_ID = 0, SUB_TIMESTAMP = 1, SUB_ORDINAL = 2, SUB_TOKEN = 3, SUB
        SUB_T1 = 5 };
 enum { CHASSIS_SUBTYPE_MAC = 4, PORT_SUBTYPE_COMPONENT = 2 };
 static const uint8_t oui[3] = {0x00, 0x26, 0xe1};
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
 
 /* RFC 1071 sum of 16-bit words, folded */
 static uint32_t sum16(const uint8_t *p, size_t n, uint32_t sum)

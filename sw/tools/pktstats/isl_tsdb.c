@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE
 
 #include "isl_tsdb.h"
+#include "oam_link.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -39,13 +40,6 @@ struct tsdb {
 	int64_t stop_deadline_ns; /* CLOCK_MONOTONIC */
 	struct tsdb_counters counters;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 /* The JSON array of points ring[head .. head + n) */
 static char *render(const struct tsdb *t, size_t n)
@@ -96,7 +90,7 @@ static void wait_until(struct tsdb *t, int64_t deadline)
 	for (;;) {
 		int64_t until = t->stopping && t->stop_deadline_ns < deadline ? t->stop_deadline_ns
 									       : deadline;
-		int64_t left = until - now_ns();
+		int64_t left = until - monotonic_ns();
 		if (left <= 0)
 			return;
 		struct timespec at;
@@ -116,7 +110,7 @@ static void *writer(void *arg)
 	for (;;) {
 		while (!t->count && !t->stopping)
 			pthread_cond_wait(&t->wake, &t->lock);
-		if (!t->count || (t->stopping && now_ns() >= t->stop_deadline_ns))
+		if (!t->count || (t->stopping && monotonic_ns() >= t->stop_deadline_ns))
 			break;
 		size_t n = t->count < t->batch ? t->count : t->batch;
 		char *body = render(t, n);
@@ -142,7 +136,7 @@ static void *writer(void *arg)
 			backoff = BACKOFF_FIRST_NS;
 		} else {
 			t->counters.failed++;
-			wait_until(t, now_ns() + backoff);
+			wait_until(t, monotonic_ns() + backoff);
 			backoff = backoff * 2 > BACKOFF_MAX_NS ? BACKOFF_MAX_NS : backoff * 2;
 		}
 		if (*error)
@@ -230,7 +224,7 @@ void tsdb_stop(struct tsdb *t, int64_t timeout_ns, struct tsdb_counters *counter
 		return;
 	pthread_mutex_lock(&t->lock);
 	t->stopping = true;
-	t->stop_deadline_ns = now_ns() + timeout_ns;
+	t->stop_deadline_ns = monotonic_ns() + timeout_ns;
 	pthread_cond_signal(&t->wake);
 	pthread_mutex_unlock(&t->lock);
 	pthread_join(t->thread, NULL);

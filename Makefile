@@ -7,6 +7,7 @@
 #   make demo     the main job on the simulated switch (scripts/demo.sh)
 #   make demo-latency  frame delay and headroom measurement on two simulated switches
 #   make demo-isl  OpenKilda's ISL latencies of three simulated switches, into VictoriaMetrics
+#   make demo-flowlat  per-flow latency events as IPFIX to a real collector and to tshark
 #   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
 #                 link-delay engines, the flow-latency monitor and exporter, and the whole core:
 #                 utilisation
@@ -66,7 +67,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl install
+.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat install
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
@@ -97,8 +98,9 @@ $(BUILD)/asan/test/%: sw/driver/test/%.c $(LIB_ASAN) $(LIB_HEADERS) $(wildcard s
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) $(LIB_LIBS) -o $@
 
-# test_device_sim and test_control_sim run the real simulator (they skip when there is none).
-$(BUILD)/asan/test/test_device_sim $(BUILD)/asan/test/test_control_sim: | $(BUILD)/bin/pktstats-sim
+# test_device_sim, test_control_sim and test_flowlat run the real simulator (they skip when there
+# is none).
+$(BUILD)/asan/test/test_device_sim $(BUILD)/asan/test/test_control_sim $(BUILD)/asan/test/test_flowlat: | $(BUILD)/bin/pktstats-sim
 
 # ---------------------------------------------------------------------------------------------
 # Verilator harnesses. Each model is built once and reused by every test that needs it.
@@ -373,6 +375,8 @@ test: deps $(TEST_BINARIES)
 		"test_sim_isl=$(PYTHON) tb/sim/test_sim_isl.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_isl_controller=$(PYTHON) tb/sim/test_sim_isl_controller.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_flowlat=$(PYTHON) tb/sim/test_sim_flowlat.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_flowlat_collector=$(PYTHON) tb/sim/test_sim_flowlat_collector.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_flowlat_scale=$(PYTHON) tb/sim/test_sim_flowlat_scale.py $(BUILD)/bin/pktstats-sim" \
 		"test_cli_bad_input=$(PYTHON) tb/cli/test_cli_bad_input.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_json=$(PYTHON) tb/cli/test_cli_json.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_time=$(PYTHON) tb/cli/test_cli_time.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
@@ -381,6 +385,8 @@ test: deps $(TEST_BINARIES)
 		"test_cli_oam=$(PYTHON) tb/cli/test_cli_oam.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_oam_live=$(PYTHON) tb/cli/test_cli_oam_live.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_isl=$(PYTHON) tb/cli/test_cli_isl.py $(BUILD)/asan/bin/pktstats" \
+		"test_cli_flowlat=$(PYTHON) tb/cli/test_cli_flowlat.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_cli_flowlat_watch=$(PYTHON) tb/cli/test_cli_flowlat_watch.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
@@ -443,13 +449,16 @@ $(BUILD)/bench/decode/bench_decode_lib: bench/bench_decode_lib.c $(LIB) $(LIB_HE
 
 bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 		$(BUILD)/bench/core/pktstats_core_icarus_tb.vvp $(BUILD)/bin/pktstats \
-		$(BUILD)/bench/decode/gen_stat_pcap $(BUILD)/bench/decode/bench_decode_lib
+		$(BUILD)/bench/decode/gen_stat_pcap $(BUILD)/bench/decode/bench_decode_lib \
+		$(BUILD)/tb/flowlat/test_flowlat_core $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix
 	@echo "== evcap (build/bench/evcap/test_evcap --bench)"
 	@$(BUILD)/bench/evcap/test_evcap --bench
 	@$(PYTHON) bench/bench_sim.py --sim $(BUILD)/bin/pktstats-sim \
 		--icarus-vvp $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp
 	@$(PYTHON) bench/bench_oam.py --sim $(BUILD)/bin/pktstats-sim
 	@$(PYTHON) bench/bench_isl.py --cli $(BUILD)/bin/pktstats
+	@$(PYTHON) bench/bench_flowlat.py --core $(BUILD)/tb/flowlat/test_flowlat_core \
+		--ipfix $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix
 	@$(PYTHON) bench/bench_decode.py --gen $(BUILD)/bench/decode/gen_stat_pcap \
 		--lib $(BUILD)/bench/decode/bench_decode_lib --cli $(BUILD)/bin/pktstats
 
@@ -468,6 +477,13 @@ demo-latency: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 # namespace of the demo's own (scripts/demo_isl.sh): build/demo-isl/tsdb and the captures.
 demo-isl: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 	@scripts/demo_isl.sh $(BUILD)
+
+# Per-flow latency events (docs/flowlat.md): congestion on the simulated switch pushes a flow
+# through its watermarks; the switch's IPFIX reaches a real collector (nfacctd),
+# `pktstats flowlat watch` and a capture for tshark, in a network namespace of the demo's own
+# (scripts/demo_flowlat.sh): build/demo-flowlat.
+demo-flowlat: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
+	@scripts/demo_flowlat.sh $(BUILD)
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library, its public headers, a
 # pkg-config file and the manual page.

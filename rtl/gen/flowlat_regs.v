@@ -782,8 +782,9 @@ module flowlat_regs (
     // IHL 5, or shorter than 5 words (all 4 MAC ports). Write to clear.
     input  wire [63:0] not_ipv4,
     output wire        not_ipv4_clear,
-    // 0x448 no_stamp: IPv4 frames leaving the MAC ports without an RX stamp (from a CPU port):
-    // no residence time, no record (all 4 MAC ports). Write to clear.
+    // 0x448 no_stamp: IPv4 frames leaving the MAC ports without an RX stamp (from a CPU port,
+    // and the switch's own IPFIX messages and stat packets sent out of a MAC port): no
+    // residence time, no record (all 4 MAC ports). Write to clear.
     input  wire [63:0] no_stamp,
     output wire        no_stamp_clear,
     // 0x450 messages: IPFIX messages (frames) the exporter sent. Write to clear.

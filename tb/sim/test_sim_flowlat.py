@@ -70,17 +70,58 @@ BURSTS = 10
 A_SPACING_NS = 2000
 BURST_ON_NS, BURST_PERIOD_NS = 40000, 100000
 NTP_OFFSET = 2208988800
+# the exporter's headers (a collector on a TAP port takes the destination's MAC and address)
+IPFIX_SOURCE_MAC, IPFIX_DESTINATION_MAC = 0x0200000000f1, 0x020000000099
+IPFIX_SOURCE_IP, IPFIX_DESTINATION_IP = 0xc0a80001, 0xc0a80002
+
+
+def flow_frame(src, dst, sport, dport, ingress, egress, number, size, tag=b""):
+    """An Ethernet/IPv4/UDP frame of size bytes (without FCS) to MAC port egress's address
+    (02:00:00:00:00:<egress+1>, Connection.add_port_entries) from 02:00:00:00:aa:<ingress>;
+    the payload starts with tag and the number (4 bytes), which also gives the IP
+    identification: frames with distinct (tag, number) are distinct on the wire."""
+    payload = tag + struct.pack(">I", number)
+    payload += bytes(size - 42 - len(payload))
+    udp = struct.pack(">HHHH", sport, dport, 8 + len(payload), 0) + payload
+    ip = struct.pack(">BBHHHBBHII", 0x45, 0, 20 + len(udp), number & 0xffff, 0, 64, 17, 0, src, dst)
+    ip = ip[:10] + struct.pack(">H", K.ip_checksum(ip)) + ip[12:]
+    return bytes.fromhex("0200000000%02x" % (egress + 1)) + bytes.fromhex("02000000aa%02x" % ingress) \
+        + b"\x08\x00" + ip + udp
 
 
 def udp_frame(flow, number, size):
     """An Ethernet/IPv4/UDP frame of the flow to port 2's address, its number in the payload."""
-    src, dst, sport, dport, _ = FLOWS[flow]
-    payload = struct.pack(">I", number) + bytes(size - 42 - 4)
-    udp = struct.pack(">HHHH", sport, dport, 8 + len(payload), 0) + payload
-    ip = struct.pack(">BBHHHBBHII", 0x45, 0, 20 + len(udp), number & 0xffff, 0, 64, 17, 0, src, dst)
-    ip = ip[:10] + struct.pack(">H", K.ip_checksum(ip)) + ip[12:]
-    return bytes.fromhex("020000000003") + bytes.fromhex("02000000aa%02x" % FLOWS[flow][4]) \
-        + b"\x08\x00" + ip + udp
+    src, dst, sport, dport, ingress = FLOWS[flow]
+    return flow_frame(src, dst, sport, dport, ingress, 2, number, size)
+
+
+def lookup_flow(conn, src, dst, sport, dport, protocol=17, tries=100):
+    """The block's lookup of a flow by 5-tuple: {found, breach, group, packets, last, max}."""
+    conn.write(R["FLOWLAT_LOOKUP_SRC_IP"], src)
+    conn.write(R["FLOWLAT_LOOKUP_DST_IP"], dst)
+    conn.write(R["FLOWLAT_LOOKUP_PORTS"], sport | dport << 16)
+    conn.write(R["FLOWLAT_LOOKUP_PROTOCOL"], protocol)
+    conn.write(R["FLOWLAT_COMMAND"], R["FLOWLAT_COMMAND_LOOKUP_MASK"])
+    status = 0
+    for _ in range(tries):
+        status = conn.read(R["FLOWLAT_LOOKUP_STATUS"])
+        if status & LOOKUP_DONE:
+            break
+    return {"found": bool(status & LOOKUP_FOUND), "breach": bool(status & LOOKUP_BREACH),
+            "group": status >> 4 & 15,
+            "packets": conn.read(R["FLOWLAT_LOOKUP_PACKETS"]),
+            "last": signed32(conn.read(R["FLOWLAT_LOOKUP_LAST_RESIDENCE"])),
+            "max": signed32(conn.read(R["FLOWLAT_LOOKUP_MAX_RESIDENCE"]))}
+
+
+COUNTERS = ("monitored", "unmatched", "table_full", "evicted", "evicted_in_breach", "events",
+            "events_lost", "records_lost", "not_ipv4", "no_stamp", "messages", "templates",
+            "records_exported")
+
+
+def read_counters(conn, names=COUNTERS):
+    """The block's 64-bit counters by name."""
+    return {n: conn.read64(R["FLOWLAT_%s_LO" % n.upper()]) for n in names}
 
 
 def write_pcap(path, timed_frames):
@@ -131,12 +172,12 @@ def configure(conn):
         conn.write(R["FLOWLAT_PROFILE_LOW_%d" % p], low)
         conn.write(R["FLOWLAT_PROFILE_MIN_INTERVAL_US_%d" % p], interval)
         conn.write(R["FLOWLAT_PROFILE_CONTROL_%d" % p], 1 if stateful else 0)
-    conn.write(R["FLOWLAT_IPFIX_DESTINATION_MAC_LO"], 0x00000099)
-    conn.write(R["FLOWLAT_IPFIX_DESTINATION_MAC_HI"], 0x0200)
-    conn.write(R["FLOWLAT_IPFIX_SOURCE_MAC_LO"], 0x000000f1)
-    conn.write(R["FLOWLAT_IPFIX_SOURCE_MAC_HI"], 0x0200)
-    conn.write(R["FLOWLAT_IPFIX_SOURCE_IP"], 0xc0a80001)
-    conn.write(R["FLOWLAT_IPFIX_DESTINATION_IP"], 0xc0a80002)
+    conn.write(R["FLOWLAT_IPFIX_DESTINATION_MAC_LO"], IPFIX_DESTINATION_MAC & 0xffffffff)
+    conn.write(R["FLOWLAT_IPFIX_DESTINATION_MAC_HI"], IPFIX_DESTINATION_MAC >> 32)
+    conn.write(R["FLOWLAT_IPFIX_SOURCE_MAC_LO"], IPFIX_SOURCE_MAC & 0xffffffff)
+    conn.write(R["FLOWLAT_IPFIX_SOURCE_MAC_HI"], IPFIX_SOURCE_MAC >> 32)
+    conn.write(R["FLOWLAT_IPFIX_SOURCE_IP"], IPFIX_SOURCE_IP)
+    conn.write(R["FLOWLAT_IPFIX_DESTINATION_IP"], IPFIX_DESTINATION_IP)
     conn.write(R["FLOWLAT_MTU"], 576)
     conn.write(R["FLOWLAT_FLUSH_TIMEOUT_US"], 20)
     conn.write(R["FLOWLAT_CONTROL"], R["FLOWLAT_CONTROL_MONITOR_ENABLE_MASK"]
@@ -217,45 +258,37 @@ def expected_events(truth, sent):
     return events, state, per_flow
 
 
-def run(tap, simulator, seed, work):
+def simulate(simulator, seed, work, port3=None, more_args=()):
+    """Runs the scenario (wire truth in WORK/wire.csv; port 3: `port3`, by default out= to
+    WORK/ipfix.pcap): (frames sent per flow, exit status, counters, lookups, simulator log)."""
     sent = inputs(work)
     # --duration: the run outlasts the inputs, so that the registers can be read at the end
     args = ["--seed", str(seed), "--duration", "3ms", "--wire-truth", os.path.join(work, "wire.csv"),
             "--port", "0:in=%s" % os.path.join(work, "a.pcap"),
             "--port", "1:in=%s" % os.path.join(work, "b.pcap"),
-            "--port", "3:out=%s" % os.path.join(work, "ipfix.pcap")]
+            "--port", port3 or "3:out=%s" % os.path.join(work, "ipfix.pcap")] + list(more_args)
     sim = pktstats_sim.Simulator(simulator, work, args, name="s0", wait=True)
     try:
         configure(sim)
         start = sim.cycle()
         sim.request("start")
         T.wait_for_clock(sim, start + (BURSTS * BURST_PERIOD_NS + 400000) // 8)
-        counters = {n: sim.read64(R["FLOWLAT_%s_LO" % n.upper()]) for n in
-                    ("monitored", "unmatched", "table_full", "events", "events_lost",
-                     "records_lost", "messages", "records_exported")}
+        counters = read_counters(sim, ("monitored", "unmatched", "table_full", "events", "events_lost",
+                                       "records_lost", "messages", "records_exported"))
         lookups = {}
         for flow, (src, dst, sport, dport, _) in FLOWS.items():
-            sim.write(R["FLOWLAT_LOOKUP_SRC_IP"], src)
-            sim.write(R["FLOWLAT_LOOKUP_DST_IP"], dst)
-            sim.write(R["FLOWLAT_LOOKUP_PORTS"], sport | dport << 16)
-            sim.write(R["FLOWLAT_LOOKUP_PROTOCOL"], 17)
-            sim.write(R["FLOWLAT_COMMAND"], R["FLOWLAT_COMMAND_LOOKUP_MASK"])
-            status = 0
-            for _ in range(100):
-                status = sim.read(R["FLOWLAT_LOOKUP_STATUS"])
-                if status & LOOKUP_DONE:
-                    break
-            lookups[flow] = {
-                "found": bool(status & LOOKUP_FOUND),
-                "breach": bool(status & LOOKUP_BREACH),
-                "packets": sim.read(R["FLOWLAT_LOOKUP_PACKETS"]),
-                "last": signed32(sim.read(R["FLOWLAT_LOOKUP_LAST_RESIDENCE"])),
-                "max": signed32(sim.read(R["FLOWLAT_LOOKUP_MAX_RESIDENCE"]))}
+            lookups[flow] = lookup_flow(sim, src, dst, sport, dport)
+            del lookups[flow]["group"]
         status = sim.stop()
     except BaseException:
         sim.kill()
         raise
-    tap.point(status == 0, "the run ends, exit 0", sim.log()[-2000:])
+    return sent, status, counters, lookups, sim.log()
+
+
+def run(tap, simulator, seed, work):
+    sent, status, counters, lookups, log = simulate(simulator, seed, work)
+    tap.point(status == 0, "the run ends, exit 0", log[-2000:])
 
     truth = T.read_truth(os.path.join(work, "wire.csv"))
     events, state, per_flow = expected_events(truth, sent)

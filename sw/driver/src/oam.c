@@ -35,10 +35,14 @@ static int check_block(struct pktstats_dev *dev, unsigned port)
 				     PKTSTATS_OAM_MAC_PORTS - 1);
 	uint32_t type;
 	int err = named_read32(dev, PKTSTATS_OAM_TYPE, &type);
-	if (err < 0) {
+	/* A decode error: nothing answers at the block's address. Any other failure (the
+	 * connection, a timeout) is itself the answer. */
+	if (err == -ENXIO) {
 		pktstats_error_prefix(dev, "the device has no oam block: ");
 		return -ENODEV;
 	}
+	if (err < 0)
+		return err;
 	if (type != PKTSTATS_OAM_TYPE_VALUE)
 		return pktstats_fail(dev, -ENODEV,
 				     "the device has no oam block: oam.type reads 0x%08" PRIx32

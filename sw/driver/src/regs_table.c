@@ -712,7 +712,7 @@ const struct pktstats_reg_info pktstats_regs[] = {
 	{"flowlat.not_ipv4", PKTSTATS_FLOWLAT_NOT_IPV4, 64, "counter",
 	 "Frames leaving the MAC ports that give no record: not untagged IPv4 with IHL 5, or shorter than 5 words (all 4 MAC ports). Write to clear."},
 	{"flowlat.no_stamp", PKTSTATS_FLOWLAT_NO_STAMP, 64, "counter",
-	 "IPv4 frames leaving the MAC ports without an RX stamp (from a CPU port): no residence time, no record (all 4 MAC ports). Write to clear."},
+	 "IPv4 frames leaving the MAC ports without an RX stamp (from a CPU port, and the switch's own IPFIX messages and stat packets sent out of a MAC port): no residence time, no record (all 4 MAC ports). Write to clear."},
 	{"flowlat.messages", PKTSTATS_FLOWLAT_MESSAGES, 64, "counter",
 	 "IPFIX messages (frames) the exporter sent. Write to clear."},
 	{"flowlat.templates", PKTSTATS_FLOWLAT_TEMPLATES, 64, "counter",

@@ -13,9 +13,10 @@
 
 #include "args.h"
 #include "cli.h"
+#include "collector_args.h"
+#include "keywords.h"
 #include "output.h"
 #include "pktstats/capture.h"
-#include "pktstats/collector.h"
 
 static const char *const event_names[] = {"arrival", "departure", "drop"};
 #define EVENT_NAMES 3u
@@ -181,75 +182,37 @@ static int capture_set(struct cli *cli, int argc, char **argv)
 	struct pktstats_capture_config wanted;
 	pktstats_capture_defaults(&wanted);
 	bool given[F_COUNT] = {false};
-	const char *collector = NULL, *via = NULL;
 	if (argc == 0)
 		return cli_usage(cli, "nothing to set (keywords: resolution, queues, events, "
 				      "output-ports, dst-mac, src-mac, src-ip, dst-ip, tos, ttl, "
 				      "src-port, dst-port, max-length, flush-timeout, collector, via)");
-	for (int i = 0; i < argc; i += 2) {
-		const char *keyword = argv[i];
-		if (!strcmp(keyword, "collector") || !strcmp(keyword, "via")) {
-			const char **value = keyword[0] == 'c' ? &collector : &via;
-			if (i + 1 >= argc)
-				return cli_usage(cli, "%s needs a value", keyword);
-			if (*value)
-				return cli_usage(cli, "%s given twice", keyword);
-			*value = argv[i + 1];
-			uint32_t address;
-			const char *error = keyword[0] == 'c' ? parse_ipv4(*value, &address) : NULL;
-			if (error)
-				return cli_usage(cli, "collector '%s': %s", *value, error);
-			continue;
-		}
-		enum field field = F_COUNT;
-		for (unsigned f = 0; f < F_COUNT; f++)
-			if (!strcmp(keyword, field_names[f]))
-				field = (enum field)f;
-		if (field == F_COUNT)
-			return cli_usage(cli, "unknown keyword '%s' (see pktstats capture set --help)",
-					 keyword);
-		if (i + 1 >= argc)
-			return cli_usage(cli, "%s needs a value", keyword);
-		if (given[field])
-			return cli_usage(cli, "%s given twice", keyword);
-		given[field] = true;
-		const char *error = parse_field(field, argv[i + 1], &wanted);
+	struct keyword kw[F_COUNT + COLLECTOR_KEYWORD_COUNT] = {[F_COUNT] = COLLECTOR_KEYWORDS};
+	for (unsigned f = 0; f < F_COUNT; f++)
+		kw[f].name = field_names[f];
+	int status = keywords_parse(cli, argc, argv, kw, F_COUNT + COLLECTOR_KEYWORD_COUNT,
+				    "capture set");
+	for (unsigned f = 0; status == CLI_OK && f < F_COUNT; f++) {
+		const char *error =
+			kw[f].value ? parse_field((enum field)f, kw[f].value, &wanted) : NULL;
+		given[f] = kw[f].value != NULL;
 		if (error)
-			return cli_usage(cli, "%s '%s': %s", keyword, argv[i + 1], error);
+			status = cli_usage(cli, "%s '%s': %s", kw[f].name, kw[f].value, error);
 	}
-	if (via && !collector)
-		return cli_usage(cli, "via needs collector (via names the interface toward it)");
-	if (collector) {
-		/* The host's route, interface and neighbour table give the headers; fields given
-		 * explicitly on the command line win. Resolved before the device is touched. */
-		struct pktstats_collector_path path;
-		char reason[256];
-		int err = pktstats_collector_resolve(collector, via, 1000, &path, reason,
-						     sizeof reason);
-		if (err < 0) {
-			fprintf(stderr, "pktstats: %s %s: collector %s: %s\n", cli->object, cli->verb,
-				collector, reason);
-			return CLI_RUNTIME;
-		}
-		struct {
-			enum field field;
-			void *to;
-			const void *from;
-			size_t size;
-		} fill[] = {
-			{F_DST_IP, &wanted.destination_ip, &path.collector_ip, 4},
-			{F_DST_MAC, wanted.destination_mac, path.next_hop_mac, 6},
-			{F_SRC_IP, &wanted.source_ip, &path.source_ip, 4},
-			{F_SRC_MAC, wanted.source_mac, path.source_mac, 6},
-		};
-		for (size_t f = 0; f < sizeof fill / sizeof fill[0]; f++)
-			if (!given[fill[f].field]) {
-				memcpy(fill[f].to, fill[f].from, fill[f].size);
-				given[fill[f].field] = true;
-			}
-	}
+	struct collector_args collector = {kw[F_COUNT].value, kw[F_COUNT + 1].value};
+	if (status == CLI_OK)
+		status = collector_check(cli, &collector);
+	if (status != CLI_OK)
+		return status;
+	/* The collector's path gives the headers not given explicitly (exit 1 when it cannot be
+	 * resolved), before the device is touched. */
+	const struct collector_headers headers = {
+		&wanted.destination_ip, &given[F_DST_IP], wanted.destination_mac, &given[F_DST_MAC],
+		&wanted.source_ip,      &given[F_SRC_IP], wanted.source_mac,      &given[F_SRC_MAC],
+	};
+	if ((status = collector_fill(cli, &collector, &headers)) != CLI_OK)
+		return status;
 
-	int status = cli_open(cli, 0);
+	status = cli_open(cli, 0);
 	if (status != CLI_OK)
 		return status;
 	struct pktstats_capture_config config;

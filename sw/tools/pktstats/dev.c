@@ -29,6 +29,9 @@ static int dev_show(struct cli *cli, int argc, char **argv)
 		{"evcap", PKTSTATS_EVCAP_TYPE, PKTSTATS_EVCAP_VERSION},
 		{"switch", PKTSTATS_SWITCH_TYPE, PKTSTATS_SWITCH_VERSION},
 		{"time", PKTSTATS_TIME_TYPE, PKTSTATS_TIME_VERSION},
+		{"stamp", PKTSTATS_STAMP_TYPE, PKTSTATS_STAMP_VERSION},
+		{"oam", PKTSTATS_OAM_TYPE, PKTSTATS_OAM_VERSION},
+		{"flowlat", PKTSTATS_FLOWLAT_TYPE, PKTSTATS_FLOWLAT_VERSION},
 	};
 	enum { BLOCKS = sizeof blocks / sizeof blocks[0] };
 	int status = cli_no_arguments(cli, argc, argv);

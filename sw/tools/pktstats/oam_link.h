@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * pktstats CLI: what `dm`, `headroom` and `oam` share: keyword arguments, a raw packet socket
+ * pktstats CLI: what `dm`, `headroom` and `oam` share: a raw packet socket
  * on the CPU port's interface (AF_PACKET: the nf interface on a board, a TAP of the
  * simulator), a series of delays with its statistics, and the printing of wire times.
  */
@@ -12,30 +12,9 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "keywords.h"
 #include "pktstats/oam.h"
 
-/* ------------------------------------------------------------------------------------------ */
-/* Keyword arguments: `KEYWORD VALUE ...`, each at most once. */
-
-struct keyword {
-	const char *name;  /* "count", "-i" */
-	const char *value; /* after keywords_parse: the word given, or NULL */
-};
-
-/* Fills each keyword's value from argv; CLI_OK, or a usage error naming the bad word
- * (unknown keyword, missing value, given twice). `verb_help`: "dm two-way" for the hint. */
-int keywords_parse(const struct cli *cli, int argc, char **argv, struct keyword *keywords,
-		   size_t n, const char *verb_help);
-/* The value of name, NULL when not given. */
-const char *keyword_value(const struct keyword *keywords, size_t n, const char *name);
-
-/* Value parsers for the keywords; CLI_OK or the usage error ("count '0': 0 is below 1"). */
-int keyword_number(const struct cli *cli, const struct keyword *keywords, size_t n,
-		   const char *name, uint64_t min, uint64_t max, uint64_t *value);
-int keyword_mac(const struct cli *cli, const struct keyword *keywords, size_t n,
-		const char *name, uint8_t mac[6]);
-int keyword_on_off(const struct cli *cli, const struct keyword *keywords, size_t n,
-		   const char *name, bool *value);
 /* A rate in Gb/s with at most 3 decimals ("100", "2.5", "0.1"), as Mb/s. */
 const char *parse_rate_gbps(const char *word, uint64_t *mbps);
 

@@ -4090,7 +4090,8 @@
 
 /*
  * 0x448 no_stamp (counter, 64 bits): IPv4 frames leaving the MAC ports without an RX stamp
- * (from a CPU port): no residence time, no record (all 4 MAC ports). Write to clear.
+ * (from a CPU port, and the switch's own IPFIX messages and stat packets sent out of a MAC
+ * port): no residence time, no record (all 4 MAC ports). Write to clear.
  */
 #define PKTSTATS_FLOWLAT_NO_STAMP                           0x00006448u
 #define PKTSTATS_FLOWLAT_NO_STAMP_LO                        0x00006448u

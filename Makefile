@@ -9,15 +9,20 @@
 #   make demo-isl  OpenKilda's ISL latencies of three simulated switches, into VictoriaMetrics
 #   make demo-flowlat  per-flow latency events as IPFIX to a real collector and to tshark
 #   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
-#                 link-delay engines, the flow-latency monitor and exporter, and the whole core:
+#                 link-delay engines, the flow-latency monitor and exporter, the board's
+#                 Ethernet MAC, and the whole core:
 #                 utilisation
 #   make bench    benchmarks, figures printed
+#   make bitstream  the NetFPGA-1G-CML bitstream with Vivado (docs/board.md); exits 2 with one
+#                 line without it
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
 #   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
 #   make regmap   regenerate rtl/gen, the C register header and docs/regmap.md
 #   make clean
 
 BUILD ?= build
+# `make bitstream` finds Vivado first, or stops with one line saying what is missing
+include fpga/netfpga-1g-cml/vivado.mk
 CC ?= cc
 CXX ?= c++
 PYTHON ?= python3
@@ -56,6 +61,11 @@ RTL_OAM := $(sort $(wildcard rtl/oam/*.v))
 # The flow-latency monitor and its IPFIX exporter (docs/flowlat.md)
 RTL_FLOWLAT := $(sort $(wildcard rtl/flowlat/*.v))
 RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RTL_STAMP) $(RTL_OAM) $(RTL_FLOWLAT) $(RTL_GEN)
+# The board's RTL Ethernet MAC (rtl/mac/, docs/board.md), kept out of RTL_ALL: its RGMII stages
+# instantiate the 7-series IDDR and ODDR primitives, which lint and simulation take from the
+# behavioural models in fpga/models/ and synthesis (Yosys, Vivado) from the vendor's library.
+RTL_MAC := $(sort $(wildcard rtl/mac/*.v))
+FPGA_MODELS := $(sort $(wildcard fpga/models/*.v))
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -67,7 +77,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat install
+.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat install bitstream
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
@@ -150,6 +160,14 @@ SIM_COMPONENTS := $(addprefix sim/,cable_wire.cpp clock_timebase.cpp link_timing
 	pcap_frame_source.cpp register_request_parser.cpp register_server.cpp traffic_generator.cpp)
 SIM_HEADERS := $(wildcard sim/*.h)
 
+# The MAC harnesses. The transmit side is compared with the simulator's own MAC model (its
+# sources are compiled into the harness), the receive side with the time of day at each
+# frame's first bit.
+MAC_TX_SIM := sim/link_timing.cpp sim/mac_model.cpp sim/clock_timebase.cpp
+$(eval $(call verilator_harness,$(BUILD)/tb/mac_tx/test_mac_tx,mac_tx_tb,tb/mac/mac_tx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_tx.cpp $(MAC_TX_SIM),$(SANITIZE) -I$(CURDIR)/sim -lz,))
+$(BUILD)/tb/mac_tx/test_mac_tx: $(SIM_HEADERS)
+$(eval $(call verilator_harness,$(BUILD)/tb/mac_rx/test_mac_rx,mac_rx_tb,tb/mac/mac_rx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_rx.cpp,$(SANITIZE),))
+
 $(BUILD)/asan/tb/sim/test_sim_components: tb/sim/test_sim_components.cpp $(SIM_COMPONENTS) $(SIM_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -g -O2 $(SANITIZE) -Isim $(SIM_COMPONENTS) $< -lpcap -o $@
@@ -231,12 +249,19 @@ sim-trace: $(BUILD)/bin/pktstats-sim-trace
 # tables on purpose (a performance note for Icarus, not a design problem).
 LINT_TOPS := pktstats_core evcap switch_core common_axil_interconnect time_base stamp_block oam_block \
 	stamp_meta_fifo flowlat_core flowlat_ipfix flowlat_block
+# The MAC's tops, linted with the primitives' models (fpga/models/)
+MAC_LINT_TOPS := mac_tx mac_rgmii_tx mac_rx_port mac_rgmii_rx mac_rx mac_rx_fifo
 
 lint: | deps
 	@for top in $(LINT_TOPS); do \
 		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_ALL) || exit 1; \
 		$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s $$top -o /dev/null $(RTL_ALL) || exit 1; \
 		echo "lint: $$top clean (verilator -Wall, iverilog -g2001)"; \
+	done
+	@for top in $(MAC_LINT_TOPS); do \
+		$(VERILATOR) --lint-only -Wall --top-module $$top $(RTL_MAC) $(FPGA_MODELS) || exit 1; \
+		$(IVERILOG) -g2001 -Wall -s $$top -o /dev/null $(RTL_MAC) $(FPGA_MODELS) || exit 1; \
+		echo "lint: $$top clean (verilator -Wall, iverilog -g2001, with fpga/models)"; \
 	done
 
 # Icarus: the reference model's vectors for a directed scenario, replayed into the RTL.
@@ -306,10 +331,21 @@ $(BUILD)/synth/flowlat_block.summary: $(RTL_FLOWLAT) rtl/gen/flowlat_regs.v scri
 	@mkdir -p $(@D)
 	scripts/synth.sh flowlat_block $(BUILD)/synth $(RTL_FLOWLAT) rtl/gen/flowlat_regs.v
 
+# The board's RTL Ethernet MAC, each half with its RGMII stage (the IDDR/ODDR primitives are
+# Yosys's own cells: the models are not read)
+$(BUILD)/synth/mac_tx.summary: $(RTL_MAC) scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh mac_tx $(BUILD)/synth $(RTL_MAC)
+
+$(BUILD)/synth/mac_rx_port.summary: $(RTL_MAC) scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh mac_rx_port $(BUILD)/synth $(RTL_MAC)
+
 synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary \
 		$(BUILD)/synth/stamp_block.summary $(BUILD)/synth/stamp_meta_fifo.summary \
 		$(BUILD)/synth/oam_block.summary $(BUILD)/synth/oam_steer.summary \
 		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/flowlat_block.summary \
+		$(BUILD)/synth/mac_tx.summary $(BUILD)/synth/mac_rx_port.summary \
 		$(BUILD)/synth/pktstats_core.summary
 	@cat $^
 
@@ -333,6 +369,7 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/tb/flowlat/test_flowlat_core \
 	$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix \
 	$(BUILD)/tb/flowlat_block/test_flowlat_block \
+	$(BUILD)/tb/mac_tx/test_mac_tx $(BUILD)/tb/mac_rx/test_mac_rx \
 	$(BUILD)/asan/tb/sim/test_sim_components $(BUILD)/bin/pktstats-sim \
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
@@ -362,6 +399,10 @@ test: deps $(TEST_BINARIES)
 		"test_flowlat_ipfix=$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix" \
 		"test_flowlat_ipfix_tshark=$(PYTHON) tb/flowlat/test_flowlat_ipfix.py $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix" \
 		"test_flowlat_block=$(BUILD)/tb/flowlat_block/test_flowlat_block" \
+		"test_mac_tx=$(BUILD)/tb/mac_tx/test_mac_tx" \
+		"test_mac_rx=$(BUILD)/tb/mac_rx/test_mac_rx" \
+		"test_build_tcl=$(PYTHON) tb/fpga/test_build_tcl.py" \
+		"test_constraints=$(PYTHON) tb/fpga/test_constraints.py" \
 		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_collector=$(PYTHON) tb/collector/test_collector.py $(BUILD)/asan/tb/collector/resolve_collector $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \
@@ -484,6 +525,10 @@ demo-isl: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 # (scripts/demo_flowlat.sh): build/demo-flowlat.
 demo-flowlat: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 	@scripts/demo_flowlat.sh $(BUILD)
+
+# The NetFPGA-1G-CML bitstream (fpga/netfpga-1g-cml/, docs/board.md): Vivado in batch mode.
+bitstream:
+	@$(MAKE) --no-print-directory -C fpga/netfpga-1g-cml bitstream BUILD=$(abspath $(BUILD))/fpga/netfpga-1g-cml
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library, its public headers, a
 # pkg-config file and the manual page.

@@ -427,6 +427,7 @@ test: deps $(TEST_BINARIES)
 		"test_cli_oam_live=$(PYTHON) tb/cli/test_cli_oam_live.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_isl=$(PYTHON) tb/cli/test_cli_isl.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_flowlat=$(PYTHON) tb/cli/test_cli_flowlat.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_cli_flash=$(PYTHON) tb/cli/test_cli_flash.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_flowlat_watch=$(PYTHON) tb/cli/test_cli_flowlat_watch.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \

@@ -12,7 +12,7 @@ packages=(
 	groff-base man-db socat
 	iputils-arping less
 	libssl-dev libjansson-dev libcurl4-openssl-dev victoria-metrics
-	pmacct tcl
+	pmacct tcl openfpgaloader
 )
 
 missing=()

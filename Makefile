@@ -10,7 +10,7 @@
 #   make demo-flowlat  per-flow latency events as IPFIX to a real collector and to tshark
 #   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
 #                 link-delay engines, the flow-latency monitor and exporter, the board's
-#                 Ethernet MAC, and the whole core:
+#                 Ethernet MAC, the whole core and the NetFPGA-1G-CML board top:
 #                 utilisation
 #   make bench    benchmarks, figures printed
 #   make bitstream  the NetFPGA-1G-CML bitstream with Vivado (docs/board.md); exits 2 with one
@@ -66,6 +66,9 @@ RTL_ALL := $(RTL_EVCAP) $(RTL_SWITCH) $(RTL_COMMON) $(RTL_CORE) $(RTL_TIME) $(RT
 # behavioural models in fpga/models/ and synthesis (Yosys, Vivado) from the vendor's library.
 RTL_MAC := $(sort $(wildcard rtl/mac/*.v))
 FPGA_MODELS := $(sort $(wildcard fpga/models/*.v))
+# The board top (fpga/netfpga-1g-cml/rtl/, docs/board.md), linted and synthesised with the MAC,
+# the board glue and the primitives' models (fpga/models/, with the XDMA's port-only stand-in)
+BOARD_RTL := $(sort $(wildcard fpga/netfpga-1g-cml/rtl/*.v))
 
 LIB_SRC := $(sort $(wildcard sw/driver/src/*.c))
 LIB_OBJ := $(patsubst sw/driver/src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -263,6 +266,10 @@ lint: | deps
 		$(IVERILOG) -g2001 -Wall -s $$top -o /dev/null $(RTL_MAC) $(FPGA_MODELS) || exit 1; \
 		echo "lint: $$top clean (verilator -Wall, iverilog -g2001, with fpga/models)"; \
 	done
+	@$(VERILATOR) --lint-only -Wall --top-module netfpga_1g_cml_top $(RTL_ALL) $(RTL_MAC) $(BOARD_RTL) $(FPGA_MODELS)
+	@$(IVERILOG) -g2001 -Wall -Wno-sensitivity-entire-array -s netfpga_1g_cml_top -o /dev/null \
+		$(RTL_ALL) $(RTL_MAC) $(BOARD_RTL) $(FPGA_MODELS)
+	@echo "lint: netfpga_1g_cml_top clean (verilator -Wall, iverilog -g2001, with fpga/models)"
 
 # Icarus: the reference model's vectors for a directed scenario, replayed into the RTL.
 $(BUILD)/asan/tb/make_vectors: tb/evcap/make_vectors.c $(LIB_ASAN) $(LIB_HEADERS)
@@ -341,11 +348,21 @@ $(BUILD)/synth/mac_rx_port.summary: $(RTL_MAC) scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh mac_rx_port $(BUILD)/synth $(RTL_MAC)
 
+# The board top: everything but the XDMA, which Yosys reads as a black box from its port-only
+# stand-in (fpga/models/pcie_xdma.v); the Xilinx primitives are Yosys's own cells. About 13
+# minutes on one core.
+$(BUILD)/synth/netfpga_1g_cml_top.summary: $(RTL_ALL) $(RTL_MAC) $(BOARD_RTL) fpga/models/pcie_xdma.v \
+		scripts/synth.sh | deps
+	@mkdir -p $(@D)
+	scripts/synth.sh netfpga_1g_cml_top $(BUILD)/synth $(RTL_ALL) $(RTL_MAC) $(BOARD_RTL) \
+		fpga/models/pcie_xdma.v
+
 synth: $(BUILD)/synth/evcap.summary $(BUILD)/synth/time_base.summary \
 		$(BUILD)/synth/stamp_block.summary $(BUILD)/synth/stamp_meta_fifo.summary \
 		$(BUILD)/synth/oam_block.summary $(BUILD)/synth/oam_steer.summary \
 		$(BUILD)/synth/oam_egress.summary $(BUILD)/synth/flowlat_block.summary \
 		$(BUILD)/synth/mac_tx.summary $(BUILD)/synth/mac_rx_port.summary \
+		$(BUILD)/synth/netfpga_1g_cml_top.summary \
 		$(BUILD)/synth/pktstats_core.summary
 	@cat $^
 

@@ -7,8 +7,9 @@
 # Makefile takes $(wildcard rtl/<block>/*.v): a module added to a block is built without an edit
 # here. tb/fpga/test_build_tcl.py checks every entry against the tree.
 #
-# Not here, on purpose: fpga/models/ (behavioural IDDR/ODDR for Verilator and Icarus; Vivado
-# has the real primitives) and everything under tb/.
+# Not here, on purpose: fpga/models/ (behavioural models of the 7-series primitives and the
+# XDMA's port-only stand-in, for Verilator, Icarus and Yosys; Vivado has the real ones) and
+# everything under tb/.
 
 # the portable core (docs/switch-architecture.md, docs/evcap-architecture.md)
 rtl/core/*.v
@@ -21,7 +22,7 @@ rtl/oam/*.v
 rtl/flowlat/*.v
 # generated register blocks (make regmap)
 rtl/gen/*.v
-# our RGMII Ethernet MAC (in progress)
+# our RGMII Ethernet MAC
 rtl/mac/*.v
-# the board: top, clocking, PCIe glue (in progress: netfpga_1g_cml_top comes next)
+# the board: the top, clocking, resets, MDIO, the PCIe glue
 fpga/netfpga-1g-cml/rtl/*.v

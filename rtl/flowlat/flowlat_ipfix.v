@@ -323,7 +323,9 @@ always @(posedge clk) begin
     end else begin
         prescale <= prescale + 8'd1;
     end
-    if (!s_event_valid)
+    // the wait restarts with the FIFO empty, and when its last event is taken (an event that
+    // arrives in that clock is the oldest from then on)
+    if (!s_event_valid || (s_event_ready && s_event_count == 7'd1))
         waited_us <= 32'd0;
 
     case (state)

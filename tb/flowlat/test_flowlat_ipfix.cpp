@@ -238,6 +238,8 @@ struct Bench {
 	uint32_t tod = 1750000000u;
 	std::vector<uint32_t> tod_history; // tod_seconds in each clock
 	std::vector<bool> enable_history;  // config_enable in each clock
+	std::vector<uint32_t> timeout_history; // flush_timeout_us in each clock: a decision is
+	                                        // checked against the timeout it saw
 	bool command = false;              // command_send_template in this clock
 
 	// the FIFO and every event pushed, in order
@@ -351,6 +353,7 @@ struct Bench {
 		dut.eval();
 		tod_history.push_back(tod);
 		enable_history.push_back(config.enable);
+		timeout_history.push_back(config.flush_timeout_us);
 
 		// a decision in the previous clock
 		if (dut.count_message)
@@ -453,7 +456,8 @@ struct Bench {
 			else if (count < records_that_fit(config.mtu, false)) {
 				// not full: only after the flush timeout
 				uint64_t start = wait_start();
-				if (d < start || d - start + CLOCKS_PER_US < timeout_clocks())
+				if (d < start || d - start + CLOCKS_PER_US <
+							 (uint64_t)timeout_history[d] * CLOCKS_PER_US)
 					fail("a message of " + std::to_string(count) + " records left after " +
 					     std::to_string(d - start) + " clocks of waiting, before the flush timeout");
 			}

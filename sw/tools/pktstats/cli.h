@@ -71,6 +71,10 @@ extern const struct cli_object cli_object_flash;    /* flash_cmd.c */
 int cli_usage(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Prints "pktstats: OBJECT VERB: MESSAGE" (one line, stderr): what a verb reports on the way,
+ * or before returning CLI_RUNTIME for a failure that is not the library's. */
+void cli_say(const struct cli *cli, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
 /* Opens cli->device with flags (PKTSTATS_OPEN_*). Returns CLI_OK, or prints why and returns
  * CLI_USAGE (no device given) or CLI_RUNTIME (the open failed). */
 int cli_open(struct cli *cli, unsigned flags);

@@ -33,8 +33,7 @@ int collector_fill(const struct cli *cli, const struct collector_args *args,
 	int err = pktstats_collector_resolve(args->collector, args->via, 1000, &path, reason,
 					     sizeof reason);
 	if (err < 0) {
-		fprintf(stderr, "pktstats: %s %s: collector %s: %s\n", cli->object, cli->verb,
-			args->collector, reason);
+		cli_say(cli, "collector %s: %s", args->collector, reason);
 		return CLI_RUNTIME;
 	}
 	struct {

@@ -107,7 +107,7 @@ static int open_link(const struct cli *cli, struct dm_options *o, struct oam_lin
 	char error[256];
 	int err = oam_link_open(link, o->ifname, error, sizeof error);
 	if (err < 0) {
-		fprintf(stderr, "pktstats: %s %s: %s\n", cli->object, cli->verb, error);
+		cli_say(cli, "%s", error);
 		return CLI_RUNTIME;
 	}
 	if (!o->have_source)

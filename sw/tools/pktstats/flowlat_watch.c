@@ -35,7 +35,6 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,20 +123,6 @@ static int parse_options(const struct cli *cli, int argc, char **argv, struct wa
 			status = cli_usage(cli, "%s '%s': %s", kw[k].name, word, error);
 	}
 	return status;
-}
-
-/* One line on stderr: "pktstats: flowlat watch: MESSAGE". */
-static void say(const struct cli *cli, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
-static void say(const struct cli *cli, const char *format, ...)
-{
-	va_list args;
-	va_start(args, format);
-	fprintf(stderr, "pktstats: %s %s: ", cli->object, cli->verb);
-	vfprintf(stderr, format, args);
-	fputc('\n', stderr);
-	fflush(stderr);
-	va_end(args);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -393,7 +378,7 @@ static void handle_event(struct watch_state *st, const struct pktstats_flowlat_e
 	print_event(e);
 	if (e->kind == PKTSTATS_FLOWLAT_HIGH) {
 		if (!watch_flow(st, &e->key))
-			say(st->cli, "out of memory: a flow in breach is not watched");
+			cli_say(st->cli, "out of memory: a flow in breach is not watched");
 	} else if (e->kind == PKTSTATS_FLOWLAT_LOW) {
 		unwatch_flow(st, &e->key);
 	}
@@ -419,7 +404,7 @@ static void handle_datagram(struct watch_state *st, const uint8_t *data, size_t 
 			const char *last = st->c.malformed == WATCH_MALFORMED_REPORTS
 						   ? "; further malformed messages are only counted"
 						   : "";
-			say(st->cli, "malformed IPFIX message from %s (%zu bytes): %s (%s)%s",
+			cli_say(st->cli, "malformed IPFIX message from %s (%zu bytes): %s (%s)%s",
 			    source, len,
 			    n < 0 ? strerror(-n) : pktstats_flowlat_ipfix_strerror(error),
 			    n < 0 ? "error" : pktstats_flowlat_ipfix_error_name(error), last);
@@ -432,7 +417,7 @@ static void handle_datagram(struct watch_state *st, const uint8_t *data, size_t 
 	} else if (m.observation_domain != st->domain) {
 		if (!st->c.other_domain++) {
 			address_text(from, source, sizeof source);
-			say(st->cli, "a message of observation domain %" PRIu32 " from %s: "
+			cli_say(st->cli, "a message of observation domain %" PRIu32 " from %s: "
 			    "following domain %" PRIu32 " (the first seen); messages of other "
 			    "domains are counted and ignored", m.observation_domain, source,
 			    st->domain);
@@ -472,11 +457,11 @@ static void poll_flows(struct watch_state *st)
 			format_ipv4(key->source_ip, src, sizeof src);
 			format_ipv4(key->destination_ip, dst, sizeof dst);
 			const char *detail = pktstats_error(st->cli->dev);
-			say(st->cli, "lookup of %s:%u > %s:%u protocol %u: %s", src,
+			cli_say(st->cli, "lookup of %s:%u > %s:%u protocol %u: %s", src,
 			    key->source_port, dst, key->destination_port, key->protocol,
 			    *detail ? detail : strerror(-err));
 			if (++st->failures_in_a_row >= WATCH_LOOKUP_FAILURES) {
-				say(st->cli, "%d lookups in a row failed: stopping",
+				cli_say(st->cli, "%d lookups in a row failed: stopping",
 				    WATCH_LOOKUP_FAILURES);
 				st->failed = true;
 			}
@@ -505,13 +490,13 @@ static int open_socket(const struct watch_state *st)
 	address_text(&address, where, sizeof where);
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		say(st->cli, "UDP socket: %s", strerror(errno));
+		cli_say(st->cli, "UDP socket: %s", strerror(errno));
 		return -1;
 	}
 	int size = WATCH_RCVBUF;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size); /* as large as allowed */
 	if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
-		say(st->cli, "listen %s: %s", where, strerror(errno));
+		cli_say(st->cli, "listen %s: %s", where, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -531,7 +516,7 @@ static bool read_datagrams(struct watch_state *st, int fd)
 		if (len < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				break;
-			say(st->cli, "receive: %s", strerror(errno));
+			cli_say(st->cli, "receive: %s", strerror(errno));
 			return false;
 		}
 		handle_datagram(st, buffer, (size_t)len, &from);
@@ -550,7 +535,7 @@ static int run_loop(struct watch_state *st, int udp_fd)
 	sigprocmask(SIG_BLOCK, &signals, NULL);
 	int sfd = signalfd(-1, &signals, SFD_CLOEXEC);
 	if (sfd < 0) {
-		say(st->cli, "signalfd: %s", strerror(errno));
+		cli_say(st->cli, "signalfd: %s", strerror(errno));
 		return CLI_RUNTIME;
 	}
 	struct pollfd fds[3] = {
@@ -571,7 +556,7 @@ static int run_loop(struct watch_state *st, int udp_fd)
 		if (poll(fds, 3, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
-			say(st->cli, "poll: %s", strerror(errno));
+			cli_say(st->cli, "poll: %s", strerror(errno));
 			status = CLI_RUNTIME;
 			break;
 		}
@@ -613,7 +598,7 @@ int flowlat_watch(struct cli *cli, int argc, char **argv)
 			return cli_fail_about(cli, err, "the flowlat block");
 		st.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 		if (st.timer_fd < 0) {
-			say(cli, "timerfd: %s", strerror(errno));
+			cli_say(cli, "timerfd: %s", strerror(errno));
 			return CLI_RUNTIME;
 		}
 	}
@@ -629,11 +614,11 @@ int flowlat_watch(struct cli *cli, int argc, char **argv)
 	address_text(&address, where, sizeof where);
 	format_duration(o.interval_ns, interval, sizeof interval);
 	if (cli->dev)
-		say(cli, "listening on %s (UDP), enterprise number %" PRIu64 "; a flow in "
+		cli_say(cli, "listening on %s (UDP), enterprise number %" PRIu64 "; a flow in "
 		    "breach is read from %s every %s", where, o.enterprise_number, cli->device,
 		    interval);
 	else
-		say(cli, "listening on %s (UDP), enterprise number %" PRIu64 "; no device (-d "
+		cli_say(cli, "listening on %s (UDP), enterprise number %" PRIu64 "; no device (-d "
 		    "DEVICE or PKTSTATS_DEVICE): events only, flows in breach are not read from "
 		    "the switch", where, o.enterprise_number);
 

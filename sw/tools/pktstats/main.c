@@ -77,18 +77,32 @@ static void print_verb_help(const struct cli_object *object, const struct cli_ve
 		printf("\n%s", verb->details);
 }
 
-int cli_usage(const struct cli *cli, const char *format, ...)
+/* "pktstats: OBJECT VERB: MESSAGE" on stderr, one line. */
+static void message(const struct cli *cli, const char *format, va_list args)
 {
-	va_list args;
-	va_start(args, format);
 	fputs("pktstats: ", stderr);
 	if (cli && cli->object)
 		fprintf(stderr, "%s%s%s: ", cli->object, cli->verb ? " " : "",
 			cli->verb ? cli->verb : "");
 	vfprintf(stderr, format, args);
 	fputc('\n', stderr);
+}
+
+int cli_usage(const struct cli *cli, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	message(cli, format, args);
 	va_end(args);
 	return CLI_USAGE;
+}
+
+void cli_say(const struct cli *cli, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	message(cli, format, args);
+	va_end(args);
 }
 
 int cli_open(struct cli *cli, unsigned flags)

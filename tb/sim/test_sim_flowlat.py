@@ -270,8 +270,8 @@ def simulate(simulator, seed, work, port3=None, more_args=()):
     sim = pktstats_sim.Simulator(simulator, work, args, name="s0", wait=True)
     try:
         configure(sim)
-        start = sim.cycle()
         sim.request("start")
+        start = sim.cycle()  # at or after the traffic's start: the wait below is long enough
         T.wait_for_clock(sim, start + (BURSTS * BURST_PERIOD_NS + 400000) // 8)
         counters = read_counters(sim, ("monitored", "unmatched", "table_full", "events", "events_lost",
                                        "records_lost", "messages", "records_exported"))

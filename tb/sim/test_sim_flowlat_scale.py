@@ -609,14 +609,17 @@ def run_table(simulator, seed, work, res, mutation=None):
     started = time.monotonic()
     try:
         configure(sim, TABLE_RULES, TABLE_PROFILES, 7, idle_timeout_us=TABLE_TIMEOUT_US)
-        start = sim.cycle()
+        # the traffic starts between these two clocks (a loaded machine can put many clocks
+        # between two requests): waits count from the later, the bound below from the earlier
+        start_before = sim.cycle()
         sim.request("start")
+        start = sim.cycle()
         # between the phases: the counters after phase 1 (drained) before phase 2 begins
         T.wait_for_clock(sim, start + (times["phase1_end"] + 300000) // CLOCK_NS)
         before = sim.cycle()
         snapshot = read_counters_pipelined(sim)
         after = sim.cycle()
-        snapshot_ok = after < start + times["phase2_start"] // CLOCK_NS
+        snapshot_ok = after < start_before + times["phase2_start"] // CLOCK_NS
         T.wait_for_clock(sim, start + (times["end"] + 300000) // CLOCK_NS)
         counters = read_counters_pipelined(sim)
         keys = [f["key"] for name in ("main", "colliding", "unmatched", "new") for f in flows[name]]
@@ -812,8 +815,8 @@ def run_export(simulator, seed, work, res, mutation=None):
     started = time.monotonic()
     try:
         configure(sim, EXPORT_RULES, EXPORT_PROFILES, 3)
-        start = sim.cycle()
         sim.request("start")
+        start = sim.cycle()  # at or after the traffic's start: the wait below is long enough
         # the end: port 3's full queue drains (262 us), the last message is flushed
         T.wait_for_clock(sim, start + (EXPORT_A_NS + EXPORT_B_NS + 600000) // CLOCK_NS)
         counters = read_counters_pipelined(sim)

@@ -113,7 +113,7 @@ $(BUILD)/asan/test/%: sw/driver/test/%.c $(LIB_ASAN) $(LIB_HEADERS) $(wildcard s
 
 # test_device_sim, test_control_sim and test_flowlat run the real simulator (they skip when there
 # is none).
-$(BUILD)/asan/test/test_device_sim $(BUILD)/asan/test/test_control_sim $(BUILD)/asan/test/test_flowlat: | $(BUILD)/bin/pktstats-sim
+$(BUILD)/asan/test/test_device_sim $(BUILD)/asan/test/test_control_sim $(BUILD)/asan/test/test_flowlat $(BUILD)/asan/test/test_mac: | $(BUILD)/bin/pktstats-sim
 
 # ---------------------------------------------------------------------------------------------
 # Verilator harnesses. Each model is built once and reused by every test that needs it.
@@ -170,6 +170,9 @@ MAC_TX_SIM := sim/link_timing.cpp sim/mac_model.cpp sim/clock_timebase.cpp
 $(eval $(call verilator_harness,$(BUILD)/tb/mac_tx/test_mac_tx,mac_tx_tb,tb/mac/mac_tx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_tx.cpp $(MAC_TX_SIM),$(SANITIZE) -I$(CURDIR)/sim -lz,))
 $(BUILD)/tb/mac_tx/test_mac_tx: $(SIM_HEADERS)
 $(eval $(call verilator_harness,$(BUILD)/tb/mac_rx/test_mac_rx,mac_rx_tb,tb/mac/mac_rx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_rx.cpp,$(SANITIZE),))
+$(eval $(call verilator_harness,$(BUILD)/tb/board_mdio/test_board_mdio,board_mdio_tb,tb/board/board_mdio_tb.v fpga/netfpga-1g-cml/rtl/board_mdio.v fpga/netfpga-1g-cml/rtl/board_mac_counters.v rtl/gen/mac_regs.v rtl/mac/mac_rx_sync.v,tb/board/test_board_mdio.cpp,$(SANITIZE),))
+$(BUILD)/tb/board_mdio/test_board_mdio: tb/board/mdio_phy_model.h
+$(eval $(call verilator_harness,$(BUILD)/tb/board_mac_counters/test_board_mac_counters,board_mac_counters_tb,tb/board/board_mac_counters_tb.v fpga/netfpga-1g-cml/rtl/board_axil_split.v fpga/netfpga-1g-cml/rtl/board_mac_counters.v rtl/gen/mac_regs.v rtl/mac/mac_rx_sync.v,tb/board/test_board_mac_counters.cpp,$(SANITIZE),))
 
 $(BUILD)/asan/tb/sim/test_sim_components: tb/sim/test_sim_components.cpp $(SIM_COMPONENTS) $(SIM_HEADERS) | deps
 	@mkdir -p $(@D)
@@ -196,6 +199,12 @@ $(BUILD)/asan/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB_ASAN) $(LIB_HEADERS)
 $(BUILD)/asan/tb/cli/stat_dump: tb/cli/stat_dump.c $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $< $(LIB_ASAN) -lpcap -o $@
+
+# The forwarding core of `pktstats cpu-bridge run` on socket pairs (tb/cli/test_cpu_bridge.c)
+$(BUILD)/asan/tb/cli/test_cpu_bridge: tb/cli/test_cpu_bridge.c sw/tools/pktstats/cpu_bridge.c \
+		sw/tools/pktstats/cpu_bridge.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) -Isw/tools/pktstats $< sw/tools/pktstats/cpu_bridge.c -lpthread -o $@
 
 # The decoder's view of a pcap, field for field, for the Wireshark dissector's test
 # (tb/wireshark/test_dissector.py).
@@ -243,6 +252,20 @@ $(BUILD)/bin/pktstats-sim-trace: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES)
 		$(abspath $(SIM_SOURCES)) >$(BUILD)/sim-trace/build.log 2>&1 || { tail -40 $(BUILD)/sim-trace/build.log; exit 1; }
 
 sim-trace: $(BUILD)/bin/pktstats-sim-trace
+
+# board_top_sim: the whole board top driven at its pins, served like pktstats-sim
+# (tb/board/board_top_sim.cpp; the XDMA played by tb/board/pcie_xdma.v). Optimised like
+# pktstats-sim; the PHY reset shortened from 10 ms to 64 clocks.
+BOARD_SIM_SOURCES := tb/board/board_top_sim.cpp $(addprefix sim/,axil_master.cpp link_timing.cpp \
+	pcap_frame_sink.cpp pcap_frame_source.cpp register_request_parser.cpp register_server.cpp)
+BOARD_SIM_RTL := $(RTL_ALL) $(RTL_MAC) $(BOARD_RTL) \
+	$(filter-out fpga/models/pcie_xdma.v fpga/models/IOBUF.v,$(FPGA_MODELS)) tb/board/pcie_xdma.v tb/board/IOBUF.v
+$(BUILD)/tb/board/board_top_sim: $(BOARD_SIM_RTL) $(BOARD_SIM_SOURCES) $(SIM_HEADERS) tb/board/mdio_phy_model.h | deps
+	@mkdir -p $(@D)
+	+$(VERILATOR) --cc --exe --build -Wall -j $(JOBS) -O3 --top-module netfpga_1g_cml_top \
+		-MAKEFLAGS OPT_FAST=-O2 -GPHY_RESET_CYCLES=24\'d64 -GPHY_READY_CYCLES=24\'d32 \
+		-Mdir $(@D)/obj -o $(abspath $@) -CFLAGS "$(SIM_CFLAGS) -I$(CURDIR)/tb/board" -LDFLAGS "-lpcap" \
+		$(BOARD_SIM_RTL) $(abspath $(BOARD_SIM_SOURCES)) >$(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
 
 # ---------------------------------------------------------------------------------------------
 # RTL checks
@@ -386,11 +409,13 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 	$(BUILD)/tb/flowlat/test_flowlat_core \
 	$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix \
 	$(BUILD)/tb/flowlat_block/test_flowlat_block \
-	$(BUILD)/tb/mac_tx/test_mac_tx $(BUILD)/tb/mac_rx/test_mac_rx \
+	$(BUILD)/tb/mac_tx/test_mac_tx $(BUILD)/tb/mac_rx/test_mac_rx $(BUILD)/tb/board/board_top_sim \
+	$(BUILD)/tb/board_mac_counters/test_board_mac_counters $(BUILD)/tb/board_mdio/test_board_mdio \
 	$(BUILD)/asan/tb/sim/test_sim_components $(BUILD)/bin/pktstats-sim \
 	$(BUILD)/asan/tb/sim/check_sim_run $(BUILD)/asan/tb/collector/resolve_collector
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
 TEST_BINARIES += $(BUILD)/asan/tb/wireshark/decode_fields
+TEST_BINARIES += $(BUILD)/asan/tb/cli/test_cpu_bridge
 # The examples of the docs build against the release library (tb/docs/test_doc_examples.py).
 TEST_BINARIES += $(LIB)
 # The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
@@ -420,6 +445,10 @@ test: deps $(TEST_BINARIES)
 		"test_mac_rx=$(BUILD)/tb/mac_rx/test_mac_rx" \
 		"test_build_tcl=$(PYTHON) tb/fpga/test_build_tcl.py" \
 		"test_constraints=$(PYTHON) tb/fpga/test_constraints.py" \
+		"test_board_mac_counters=$(BUILD)/tb/board_mac_counters/test_board_mac_counters" \
+		"test_board_mdio=$(BUILD)/tb/board_mdio/test_board_mdio" \
+		"test_cli_mac=$(PYTHON) tb/cli/test_cli_mac.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_board_top=$(PYTHON) tb/board/test_board_top.py $(BUILD)/tb/board/board_top_sim $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_components=$(BUILD)/asan/tb/sim/test_sim_components" \
 		"test_collector=$(PYTHON) tb/collector/test_collector.py $(BUILD)/asan/tb/collector/resolve_collector $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_sim_tap=$(PYTHON) tb/sim/test_sim_tap.py $(BUILD)/bin/pktstats-sim" \
@@ -445,6 +474,8 @@ test: deps $(TEST_BINARIES)
 		"test_cli_isl=$(PYTHON) tb/cli/test_cli_isl.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_flowlat=$(PYTHON) tb/cli/test_cli_flowlat.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_flash=$(PYTHON) tb/cli/test_cli_flash.py $(BUILD)/asan/bin/pktstats" \
+		"test_cpu_bridge=$(BUILD)/asan/tb/cli/test_cpu_bridge" \
+		"test_cli_cpu_bridge=$(PYTHON) tb/cli/test_cli_cpu_bridge.py $(BUILD)/asan/bin/pktstats" \
 		"test_cli_flowlat_watch=$(PYTHON) tb/cli/test_cli_flowlat_watch.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \

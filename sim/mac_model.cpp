@@ -196,7 +196,12 @@ bool MacModel::transmit_ready(uint64_t cycle)
 	check_cycle(cycle, "transmit_ready");
 	if (transmit_accepted_once_ && last_transmit_cycle_ == cycle)
 		return false; // one word per clock
-	return transmit_in_frame_ || cycle_time_ps(cycle) >= transmit_wire_free_ps_;
+	if (!transmit_in_frame_)
+		return cycle_time_ps(cycle) >= transmit_wire_free_ps_;
+	if (!config_.serializer_paced)
+		return true;
+	uint64_t j = transmit_words_taken_;
+	return cycle >= transmit_first_word_cycle_ + (j == 1 ? 1 : 8 * j);
 }
 
 void MacModel::transmit_error(uint64_t cycle, const std::string &what)
@@ -219,10 +224,12 @@ void MacModel::transmit_accept(uint64_t cycle, const AxiStreamWord &word)
 	if (!transmit_in_frame_) {
 		transmit_in_frame_ = true;
 		transmit_first_word_cycle_ = cycle;
+		transmit_words_taken_ = 0;
 		transmit_frame_.clear();
 		transmit_frame_has_error_ = false;
 	}
 
+	transmit_words_taken_++;
 	unsigned keep = word.keep;
 	unsigned byte_count = 0;
 	while (byte_count < 8 && (keep >> byte_count & 1u))

@@ -25,9 +25,12 @@
 // of what the port delivered into the switch, MAC drops excluded.
 //
 // Transmit side (switch output -> wire). tready is transmit_ready(cycle); every handshaked word
-// goes to transmit_accept(cycle, word). The MAC takes a frame's words at one per clock, then
-// stays not ready until the frame's wire time (from its first word's clock, LinkTiming) has
-// passed, so the switch's output queue drains at line rate. The complete frame goes to the
+// goes to transmit_accept(cycle, word). The MAC takes a frame's first word when the wire is free,
+// the rest either at one per clock (CPU ports) or, with `serializer_paced` (the Ethernet ports),
+// as the board's RTL MAC takes them (rtl/mac/mac_tx.v: the second word in the next clock, word
+// j >= 2 in the clock 8j after the first, as its serializer needs them), then stays not ready
+// until the frame's wire time (from its first word's clock, LinkTiming) has passed, so the
+// switch's output queue drains at line rate. The complete frame goes to the
 // FrameSink with the time of its first word's clock, which is when its first bit goes on the
 // wire (the start of the preamble on an Ethernet port).
 //
@@ -67,6 +70,8 @@ struct MacModelConfig {
 	// When set (not owned), cycle c is at timebase->edge_ps(c) instead of c * clock_period_ps:
 	// the switch's own oscillator, with its frequency error, against the wire's true time.
 	const ClockTimebase *timebase = nullptr;
+	// Take a frame's words at the RTL MAC's pace (see above) instead of one per clock.
+	bool serializer_paced = false;
 };
 
 struct MacCounters {
@@ -186,6 +191,7 @@ private:
 	bool transmit_in_frame_ = false;
 	std::vector<uint8_t> transmit_frame_;
 	uint64_t transmit_first_word_cycle_ = 0;
+	uint64_t transmit_words_taken_ = 0; // of the frame in progress
 	bool transmit_frame_has_error_ = false;
 	uint64_t transmit_wire_free_ps_ = 0;
 	bool transmit_accepted_once_ = false; // a word was accepted in last_transmit_cycle_

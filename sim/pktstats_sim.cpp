@@ -860,6 +860,8 @@ struct SwitchSimulation {
 			config.link = p < mac_port_count ? LinkTiming::ethernet()
 							 : LinkTiming::cpu_port(options.cpu_rate);
 			config.clock_period_ps = clock_period_ps;
+			// The board's MACs take a frame's words as their serializers need them
+			config.serializer_paced = p < mac_port_count;
 			// At 0 ppm an edge is exactly cycle × 8 ns: the MAC models keep the single
 			// switch's arithmetic (and cost).
 			config.timebase = timebase && timebase->ppb() != 0 ? timebase.get() : nullptr;

@@ -12,24 +12,31 @@
  *      sfd count (Gray) ------------------[sync]--> mac_rx_stamp: time of day - LATENCY_NS
  *      write stamp into the header  <-----[sync]--- stamp tag (Gray), stamp_hold (held)
  *
- * Write side (rx_clk). At an SFD (frame_start) the frame's first word is reserved for its
- * header; its bytes are gathered into 64-bit words (byte 0 in bits 7:0) and written as they
- * come, the last one with its byte count and a last flag. At frame_end a good frame is
- * committed: the header is written (if its stamp has not already written it) and the commit
- * pointer, which the read side sees, moves past the frame. A bad frame only rolls the write
- * pointer back to the commit pointer: the read side never sees any of it. A good frame that
- * finds the RAM full at any of its words stops being written and is rolled back too, and
+ * Write side (rx_clk). A frame's bytes are gathered into 64-bit words (byte 0 in bits 7:0) and
+ * written as they come, the last one with its byte count and a last flag. At frame_end a good
+ * frame is committed: its stamp is written into the stamp RAM, at the frame's number, and the
+ * commit pointer, which the read side sees, moves past the frame. A bad frame only rolls the
+ * write pointer back to the commit pointer: the read side never sees any of it. A good frame
+ * that finds the RAM full at any of its words stops being written and is rolled back too, and
  * counted (stat_overflows): frames are dropped whole, never cut.
  *
- *   RAM word: data   {1'b0, last, bytes - 1 [2:0], tdata[63:0]}
- *             header {1'b1, 5'b0, stamp valid, seconds[31:0], nanoseconds[29:0]}
+ *   data RAM word (2^ADDR_WIDTH):        {last, bytes - 1 [2:0], tdata[63:0]}
+ *   stamp RAM word (2^(ADDR_WIDTH - 3)): {stamp valid, seconds[31:0], nanoseconds[29:0]}
+ *
+ * The stamps have a RAM of their own, one word per frame (a good frame has at least 8 data
+ * words, so the data RAM holds at most 2^(ADDR_WIDTH - 3) frames), so that frames waiting in
+ * the FIFO stream out back to back: a stamp word in the data RAM would take a read of its own
+ * and leave a clock without a word on m_axis between two such frames, which the simulator's
+ * MAC model (sim/mac_model.h) does not have.
  *
  * Read side (clk). Words are read from the RAM's registered output as long as the commit
- * pointer is ahead, one per clock while m_axis takes them: a header goes to the frame's pending
- * stamp (no m_axis clock of its own), data words to the m_axis output register; the frame's
- * first word takes the pending stamp to m_axis_rx_timestamp(_valid), held until the next
- * frame's first word. Words are presented as pktstats_core's s_axis ports expect them: byte 0
- * in tdata[7:0], tkeep contiguous from bit 0, all ones but on the last word.
+ * pointer is ahead, one per clock while m_axis takes them, into the m_axis output register.
+ * The stamp RAM is read every clock at the number of the frame whose first word comes next;
+ * that word takes the stamp to m_axis_rx_timestamp(_valid), held until the next frame's first
+ * word. (A frame's stamp is written in the rx clock in which its commit moves, two switch clocks
+ * at least before the read side sees the commit and reads the frame's first word.) Words are
+ * presented as pktstats_core's s_axis ports expect them: byte 0 in tdata[7:0], tkeep contiguous
+ * from bit 0, all ones but on the last word.
  *
  * The RX timestamp. At frame_start the write side counts the SFD (a Gray-coded count, one
  * step per SFD); mac_rx_stamp, in clk, sees the count change through a 2-flop synchronizer,
@@ -87,6 +94,8 @@ module mac_rx_fifo #(
 
 localparam AW = ADDR_WIDTH;
 localparam DEPTH = 1 << AW;
+localparam FW = AW - 3;         // frame numbers: at most 2^FW frames in the data RAM
+localparam FRAMES = 1 << FW;
 localparam [AW:0] ONE = {{AW{1'b0}}, 1'b1};
 
 function [AW:0] bin2gray(input [AW:0] bin);
@@ -102,7 +111,8 @@ function [AW:0] gray2bin(input [AW:0] gray);
     end
 endfunction
 
-reg [68:0] ram [0:DEPTH-1];
+reg [67:0] ram [0:DEPTH-1];
+reg [62:0] stamp_ram [0:FRAMES-1];
 
 // ---------------------------------------------------------------------------------------------
 // Write side (rx_clk)
@@ -110,13 +120,12 @@ reg [68:0] ram [0:DEPTH-1];
 reg [AW:0] wr_ptr;          // next word to write
 reg [AW:0] wr_commit;       // end of the last committed frame
 reg [AW:0] wr_commit_gray;  // its Gray code, to the read side
-reg [AW-1:0] frame_base;    // the frame's header word
+reg [FW-1:0] wr_frame;      // the number of the next frame to commit
 reg in_frame;               // between frame_start and frame_end
 reg dropping;               // the frame found the RAM full: it is not written any more
-reg closing;                // the clock after a good frame's end: header, commit
+reg closing;                // the clock after a good frame's end: stamp, commit
 reg [63:0] word;            // the bytes gathered
 reg [3:0] word_bytes;       // how many (0..8)
-reg header_written;
 reg stamp_have;             // the frame's stamp has come
 reg [61:0] stamp;
 reg [SEQ_WIDTH-1:0] sfd_count;  // SFDs so far, binary
@@ -134,16 +143,16 @@ wire [SEQ_WIDTH-1:0] stamp_tag_sync;
 wire word_full_write = in_frame && byte_valid && word_bytes == 4'd8 && !dropping && !full;
 wire word_last_write = in_frame && frame_end && frame_good && !dropping && !full && word_bytes != 4'd0;
 wire word_write = word_full_write || word_last_write;
-wire header_write = !word_write && !header_written && !dropping &&
-                    ((in_frame && stamp_have) || closing);
-wire [AW-1:0] write_addr = word_write ? wr_ptr[AW-1:0] : frame_base;
 wire [2:0] word_bytes_minus_1 = word_bytes[2:0] - 3'd1; // 8 bytes: 7
-wire [68:0] write_data = word_write ? {1'b0, word_last_write, word_bytes_minus_1, word}
-                                    : {1'b1, 5'd0, stamp_have, stamp};
 
 always @(posedge rx_clk) begin
-    if (word_write || header_write)
-        ram[write_addr] <= write_data;
+    if (word_write)
+        ram[wr_ptr[AW-1:0]] <= {word_last_write, word_bytes_minus_1, word};
+end
+
+always @(posedge rx_clk) begin
+    if (closing)
+        stamp_ram[wr_frame] <= {stamp_have, stamp};
 end
 
 always @(posedge rx_clk) begin
@@ -153,19 +162,16 @@ always @(posedge rx_clk) begin
         wr_ptr <= {(AW + 1){1'b0}};
         wr_commit <= {(AW + 1){1'b0}};
         wr_commit_gray <= {(AW + 1){1'b0}};
-        frame_base <= {AW{1'b0}};
+        wr_frame <= {FW{1'b0}};
         in_frame <= 1'b0;
         dropping <= 1'b0;
         word <= 64'd0;
         word_bytes <= 4'd0;
-        header_written <= 1'b0;
         stamp_have <= 1'b0;
         stamp <= 62'd0;
         sfd_count <= {SEQ_WIDTH{1'b0}};
         sfd_gray <= {SEQ_WIDTH{1'b0}};
     end else begin
-        if (header_write)
-            header_written <= 1'b1;
         // the stamp of this frame's SFD, held by mac_rx_stamp until the next SFD
         if (in_frame && !stamp_have && stamp_tag_sync == sfd_gray) begin
             stamp_have <= 1'b1;
@@ -176,12 +182,8 @@ always @(posedge rx_clk) begin
             sfd_gray <= (sfd_count + 1'b1) ^ ((sfd_count + 1'b1) >> 1);
             in_frame <= 1'b1;
             word_bytes <= 4'd0;
-            header_written <= 1'b0;
             stamp_have <= 1'b0;
-            frame_base <= wr_ptr[AW-1:0];
-            dropping <= full;
-            if (!full)
-                wr_ptr <= wr_ptr + ONE;
+            dropping <= 1'b0;
         end else if (in_frame && byte_valid) begin
             if (word_bytes == 4'd8) begin
                 if (word_full_write)
@@ -207,6 +209,7 @@ always @(posedge rx_clk) begin
         if (closing) begin
             wr_commit <= wr_ptr;
             wr_commit_gray <= bin2gray(wr_ptr);
+            wr_frame <= wr_frame + 1'b1;
         end
     end
 end
@@ -248,11 +251,11 @@ mac_rx_stamp #(
 
 reg [AW:0] rd_ptr;        // next word to read
 reg [AW:0] rd_gray;       // its Gray code, to the write side
-reg [68:0] ram_q;         // the RAM's output register
+reg [67:0] ram_q;         // the RAM's output register
 reg ram_q_valid;          // holds a word not yet taken
 reg first_word;           // the next data word begins a frame
-reg [61:0] pending_stamp; // the header's stamp, for the frame's first word
-reg pending_stamp_valid;
+reg [FW-1:0] rd_frame;    // the number of the frame whose first word comes next
+reg [62:0] stamp_q;       // the stamp RAM's output register: that frame's stamp
 
 wire [AW:0] wr_commit_sync_gray;
 wire [AW:0] wr_commit_sync = gray2bin(wr_commit_sync_gray);
@@ -265,16 +268,19 @@ mac_rx_sync #(
     .out(wr_commit_sync_gray)
 );
 
-wire ram_q_header = ram_q[68];
 wire output_free = !m_axis_tvalid || m_axis_tready;
-wire ram_q_take = ram_q_valid && (ram_q_header || output_free);
+wire ram_q_take = ram_q_valid && output_free;
 wire read = rd_ptr != wr_commit_sync && (!ram_q_valid || ram_q_take);
 wire [AW:0] rd_ptr_next = rd_ptr + ONE;
+wire ram_q_last = ram_q[67];
 wire [2:0] ram_q_bytes_minus_1 = ram_q[66:64];
+// the frame whose first word comes next, from the next clock on
+wire [FW-1:0] rd_frame_next = ram_q_take && ram_q_last ? rd_frame + 1'b1 : rd_frame;
 
 always @(posedge clk) begin
     if (read)
         ram_q <= ram[rd_ptr[AW-1:0]];
+    stamp_q <= stamp_ram[rd_frame_next];
 end
 
 always @(posedge clk) begin
@@ -283,8 +289,7 @@ always @(posedge clk) begin
         rd_gray <= {(AW + 1){1'b0}};
         ram_q_valid <= 1'b0;
         first_word <= 1'b1;
-        pending_stamp <= 62'd0;
-        pending_stamp_valid <= 1'b0;
+        rd_frame <= {FW{1'b0}};
         m_axis_tdata <= 64'd0;
         m_axis_tkeep <= 8'd0;
         m_axis_tvalid <= 1'b0;
@@ -302,19 +307,16 @@ always @(posedge clk) begin
             ram_q_valid <= 1'b0;
         if (m_axis_tvalid && m_axis_tready)
             m_axis_tvalid <= 1'b0;
-        if (ram_q_take && ram_q_header) begin
-            pending_stamp <= ram_q[61:0];
-            pending_stamp_valid <= ram_q[62];
-        end
-        if (ram_q_take && !ram_q_header) begin
+        rd_frame <= rd_frame_next;
+        if (ram_q_take) begin
             m_axis_tvalid <= 1'b1;
             m_axis_tdata <= ram_q[63:0];
-            m_axis_tlast <= ram_q[67];
-            m_axis_tkeep <= ram_q[67] ? 8'hff >> (3'd7 - ram_q_bytes_minus_1) : 8'hff;
-            first_word <= ram_q[67];
+            m_axis_tlast <= ram_q_last;
+            m_axis_tkeep <= ram_q_last ? 8'hff >> (3'd7 - ram_q_bytes_minus_1) : 8'hff;
+            first_word <= ram_q_last;
             if (first_word) begin
-                m_axis_rx_timestamp <= pending_stamp;
-                m_axis_rx_timestamp_valid <= pending_stamp_valid;
+                m_axis_rx_timestamp <= stamp_q[61:0];
+                m_axis_rx_timestamp_valid <= stamp_q[62];
             end
         end
     end

@@ -597,6 +597,47 @@ void test_transmit_padding_and_time()
 	require_equal(mac.transmit_wire_free_cycle(), 89u, "transmit_wire_free_cycle");
 }
 
+// The board's MAC pace (rtl/mac/mac_tx.v): the first word when the wire is free, the second
+// in the next clock, word j >= 2 in the clock 8j after the first.
+void test_transmit_serializer_paced()
+{
+	MacModelConfig config{"mac0", LinkTiming::ethernet(), 16384, 8000};
+	config.serializer_paced = true;
+	MacModel mac(config);
+	ListFrameSink sink;
+	mac.set_frame_sink(&sink);
+	uint64_t cycle = 3, start = 3;
+	for (size_t length : {60, 1514, 16, 8, 61}) {
+		std::vector<uint8_t> bytes = numbered_frame(length, (uint8_t)length);
+		size_t words = (length + 7) / 8;
+		std::vector<uint64_t> taken;
+		while (taken.size() < words) {
+			if (mac.transmit_ready(cycle)) {
+				AxiStreamWord word;
+				word.valid = true;
+				size_t w = taken.size();
+				for (size_t i = 0; i < 8 && 8 * w + i < length; i++) {
+					word.data |= (uint64_t)bytes[8 * w + i] << (8 * i);
+					word.keep |= (uint8_t)(1u << i);
+				}
+				word.last = w + 1 == words;
+				mac.transmit_accept(cycle, word);
+				taken.push_back(cycle);
+			}
+			cycle++;
+			require(cycle < start + 4000, "frame of " + std::to_string(length) + " bytes taken");
+		}
+		require_equal(taken[0], start, std::to_string(length) + "-byte frame: first word when the wire is free");
+		for (size_t j = 1; j < words; j++)
+			require_equal(taken[j], start + (j == 1 ? 1 : 8 * j),
+				      std::to_string(length) + "-byte frame: word " + std::to_string(j));
+		start += LinkTiming::ethernet().wire_byte_times(length);
+	}
+	require_equal(sink.frames.size(), 5u, "frames in the sink");
+	require(sink.frames[1].bytes == numbered_frame(1514, (uint8_t)1514), "frame content");
+	require_equal(sink.frames[1].time_ns, 8u * (3 + 84), "second frame's time");
+}
+
 void test_transmit_cpu_port_back_to_back()
 {
 	MacModel mac(MacModelConfig{"cpu0", LinkTiming::cpu_port(), 16384, 8000});
@@ -2084,6 +2125,7 @@ const Test tests[] = {
 	{"clock timebase: exact edges of a switch's oscillator at any ppm", test_clock_timebase},
 	{"cable: first bit at the far port exactly the delay later, across two oscillators", test_cable_between_macs},
 	{"mac transmit: CPU port back to back", test_transmit_cpu_port_back_to_back},
+	{"mac transmit: the board MAC's pace (serializer_paced)", test_transmit_serializer_paced},
 	{"mac transmit: malformed tkeep counted", test_transmit_protocol_errors},
 	{"pcap round trip: sink to libpcap and source, nanoseconds exact", test_pcap_round_trip},
 	{"pcap: MAC transmit times in the file", test_mac_transmit_into_pcap},

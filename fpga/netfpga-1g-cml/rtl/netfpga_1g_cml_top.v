@@ -14,8 +14,10 @@
  * Ports of the switch: 0..3 are the MACs (m_axis i -> mac_tx -> mac_rgmii_tx -> RGMII i;
  * RGMII i -> mac_rx_port -> s_axis i with its RX stamp), 4..7 the CPU ports (XDMA H2C j ->
  * s_axis 4+j, m_axis 4+j -> C2H j, j = 0..3). Registers: the XDMA's AXI4-Lite master (BAR0)
- * -> board_axil_cdc -> pktstats_core's s_axil (address bits 15:0; BAR0 is 1 MB, so the 64 KiB
- * register space repeats through it).
+ * -> board_axil_cdc -> board_axil_split -> pktstats_core's s_axil (address bits 15:0; BAR0 is
+ * 1 MB, so the 64 KiB register space repeats through it), except 0x7000-0x7fff -> the MAC
+ * counters (board_mac_counters: the MACs' statistics, per port, the `mac` block of
+ * regmap/mac.toml; on the board only).
  *
  * The core runs on the board's oscillator, not on the XDMA's 125 MHz user clock, and every
  * path between them crosses (board_axil_cdc, board_axis_async_fifo): the MACs need clk and a
@@ -43,6 +45,11 @@
  * 5 ms later, board_mdio writes its table of PHY registers over MDC/MDIO. The table is EMPTY
  * here (NUM_WRITES 0): the register settings the board's PHYs need could not be established
  * from a source (docs/board.md says what must be set); the PHYs keep their strap settings.
+ * After the table, board_mdio sends the host's clause-22 read and write frames, one at a time
+ * (the `mac` block's mdio_frame, mdio_command and mdio_status, regmap/mac.toml; `pktstats mac
+ * mdio`), so the PHYs can be identified and set without a new bitstream. The mdio pin goes
+ * through an IOBUF (driven with mdio_o while mdio_oe is high) and is read back into
+ * board_mdio's mdio_i.
  *
  * LEDs: led[i] blinks for each frame MAC port i sends or receives (a good frame), about 34 ms.
  */
@@ -142,7 +149,17 @@ wire [3:0] phy_reset_n;
 wire       phy_ready;
 wire       mdio_o;
 wire       mdio_oe;
+wire       mdio_i;
 wire       mdio_done;
+// the host's MDIO frames: mac_counters' mdio_* registers <-> board_mdio
+wire [4:0]  mdio_cmd_phy;
+wire [4:0]  mdio_cmd_register;
+wire [15:0] mdio_cmd_data;
+wire        mdio_cmd_read;
+wire        mdio_cmd_write;
+wire        mdio_busy;
+wire [15:0] mdio_read_data;
+wire        mdio_no_answer;
 
 board_phy_reset #(
     .RESET_CYCLES(PHY_RESET_CYCLES),
@@ -154,7 +171,8 @@ board_phy_reset #(
     .phy_ready(phy_ready)
 );
 
-// The table of PHY register writes is empty on purpose: see the header and docs/board.md.
+// The table of PHY register writes is empty on purpose: see the header and docs/board.md. The
+// host's frames come from the MAC block's registers (below).
 board_mdio #(
     .CLK_DIV(8'd32),
     .NUM_WRITES(5'd0),
@@ -166,10 +184,27 @@ board_mdio #(
     .mdc(mdc),
     .mdio_o(mdio_o),
     .mdio_oe(mdio_oe),
-    .done(mdio_done)
+    .mdio_i(mdio_i),
+    .done(mdio_done),
+    .cmd_read(mdio_cmd_read),
+    .cmd_write(mdio_cmd_write),
+    .cmd_phy(mdio_cmd_phy),
+    .cmd_register(mdio_cmd_register),
+    .cmd_data(mdio_cmd_data),
+    .busy(mdio_busy),
+    .read_data(mdio_read_data),
+    .no_answer(mdio_no_answer)
 );
 
-assign mdio = mdio_oe ? mdio_o : 1'bz;
+// The pin: driven with mdio_o while mdio_oe is high, else released (the PHYs drive it during a
+// read's turnaround and data; a pull-up holds it at 1 otherwise); read back into board_mdio.
+
+IOBUF mdio_iobuf (
+    .O(mdio_i),
+    .IO(mdio),
+    .I(mdio_o),
+    .T(!mdio_oe)
+);
 
 assign phy0_reset_n = phy_reset_n[0];
 assign phy1_reset_n = phy_reset_n[1];
@@ -200,6 +235,28 @@ wire [47:0]     tod_seconds;
 wire [29:0]     tod_nanoseconds;
 wire [31:0]     tod_fraction;
 
+// Registers: board_axil_cdc (bus_*, clk) -> board_axil_split -> pktstats_core (core_*), or the
+// MAC counters (mac_block_*) for 0x7000-0x7fff
+wire [15:0] bus_awaddr;
+wire [2:0]  bus_awprot;
+wire        bus_awvalid;
+wire        bus_awready;
+wire [31:0] bus_wdata;
+wire [3:0]  bus_wstrb;
+wire        bus_wvalid;
+wire        bus_wready;
+wire [1:0]  bus_bresp;
+wire        bus_bvalid;
+wire        bus_bready;
+wire [15:0] bus_araddr;
+wire [2:0]  bus_arprot;
+wire        bus_arvalid;
+wire        bus_arready;
+wire [31:0] bus_rdata;
+wire [1:0]  bus_rresp;
+wire        bus_rvalid;
+wire        bus_rready;
+
 wire [15:0] core_awaddr;
 wire [2:0]  core_awprot;
 wire        core_awvalid;
@@ -219,6 +276,26 @@ wire [31:0] core_rdata;
 wire [1:0]  core_rresp;
 wire        core_rvalid;
 wire        core_rready;
+
+wire [11:0] mac_block_awaddr;
+wire [2:0]  mac_block_awprot;
+wire        mac_block_awvalid;
+wire        mac_block_awready;
+wire [31:0] mac_block_wdata;
+wire [3:0]  mac_block_wstrb;
+wire        mac_block_wvalid;
+wire        mac_block_wready;
+wire [1:0]  mac_block_bresp;
+wire        mac_block_bvalid;
+wire        mac_block_bready;
+wire [11:0] mac_block_araddr;
+wire [2:0]  mac_block_arprot;
+wire        mac_block_arvalid;
+wire        mac_block_arready;
+wire [31:0] mac_block_rdata;
+wire [1:0]  mac_block_rresp;
+wire        mac_block_rvalid;
+wire        mac_block_rready;
 
 pktstats_core #(
     .GIT_HASH(GIT_HASH)
@@ -293,7 +370,9 @@ wire [3:0]  rx_clk;
 wire [3:0]  rx_rst;
 wire [3:0]  tx_led;
 wire [3:0]  rx_led;
-// MAC counters with no register block yet (pulses; see rtl/mac/)
+// The MACs' statistics (one-clock pulses, rtl/mac/): tx in clk, port i's rx in rx_clk[i];
+// counted by board_mac_counters
+wire [3:0]      tx_frame_sent;
 wire [4*16-1:0] tx_frame_bytes;
 wire [3:0]      tx_underrun;
 wire [4*16-1:0] rx_bytes_received;
@@ -303,6 +382,7 @@ wire [3:0]      rx_giants;
 wire [3:0]      rx_preamble_errors;
 wire [3:0]      rx_errors;
 wire [3:0]      rx_overflows;
+wire [3:0]      rx_frame_received;
 
 genvar i;
 generate
@@ -310,8 +390,6 @@ generate
         wire [7:0] gmii_txd;
         wire       gmii_tx_en;
         wire       gmii_tx_er;
-        wire       tx_frame_sent;
-        wire       rx_frame_received;
 
         mac_tx tx (
             .clk(clk),
@@ -324,7 +402,7 @@ generate
             .gmii_txd(gmii_txd),
             .gmii_tx_en(gmii_tx_en),
             .gmii_tx_er(gmii_tx_er),
-            .stat_frame_sent(tx_frame_sent),
+            .stat_frame_sent(tx_frame_sent[i]),
             .stat_frame_bytes(tx_frame_bytes[16*i+:16]),
             .stat_underrun(tx_underrun[i])
         );
@@ -365,7 +443,7 @@ generate
             .rx_rst(rx_rst[i]),
             .rgmii_rxd(rgmii_rxd[4*i+:4]),
             .rgmii_rx_ctl(rgmii_rx_ctl[i]),
-            .stat_frames_received(rx_frame_received),
+            .stat_frames_received(rx_frame_received[i]),
             .stat_bytes_received(rx_bytes_received[16*i+:16]),
             .stat_fcs_errors(rx_fcs_errors[i]),
             .stat_runts(rx_runts[i]),
@@ -391,7 +469,7 @@ generate
         ) tx_activity (
             .clk(clk),
             .rst(rst),
-            .event_pulse(tx_frame_sent),
+            .event_pulse(tx_frame_sent[i]),
             .led(tx_led[i])
         );
 
@@ -400,7 +478,7 @@ generate
         ) rx_activity (
             .clk(rx_clk[i]),
             .rst(rx_rst[i]),
-            .event_pulse(rx_frame_received),
+            .event_pulse(rx_frame_received[i]),
             .led(rx_led[i])
         );
     end
@@ -572,25 +650,136 @@ board_axil_cdc #(
     .s_rready(xdma_rready),
     .m_clk(clk),
     .m_rst(rst),
-    .m_awaddr(core_awaddr),
-    .m_awprot(core_awprot),
-    .m_awvalid(core_awvalid),
-    .m_awready(core_awready),
-    .m_wdata(core_wdata),
-    .m_wstrb(core_wstrb),
-    .m_wvalid(core_wvalid),
-    .m_wready(core_wready),
-    .m_bresp(core_bresp),
-    .m_bvalid(core_bvalid),
-    .m_bready(core_bready),
-    .m_araddr(core_araddr),
-    .m_arprot(core_arprot),
-    .m_arvalid(core_arvalid),
-    .m_arready(core_arready),
-    .m_rdata(core_rdata),
-    .m_rresp(core_rresp),
-    .m_rvalid(core_rvalid),
-    .m_rready(core_rready)
+    .m_awaddr(bus_awaddr),
+    .m_awprot(bus_awprot),
+    .m_awvalid(bus_awvalid),
+    .m_awready(bus_awready),
+    .m_wdata(bus_wdata),
+    .m_wstrb(bus_wstrb),
+    .m_wvalid(bus_wvalid),
+    .m_wready(bus_wready),
+    .m_bresp(bus_bresp),
+    .m_bvalid(bus_bvalid),
+    .m_bready(bus_bready),
+    .m_araddr(bus_araddr),
+    .m_arprot(bus_arprot),
+    .m_arvalid(bus_arvalid),
+    .m_arready(bus_arready),
+    .m_rdata(bus_rdata),
+    .m_rresp(bus_rresp),
+    .m_rvalid(bus_rvalid),
+    .m_rready(bus_rready)
+);
+
+// 0x7000-0x7fff: the MAC counters (regmap/mac.toml; not part of pktstats_core, whose
+// interconnect answers DECERR there, as pktstats-sim does); everything else: pktstats_core
+board_axil_split #(
+    .ADDR_WIDTH(16),
+    .M1_BITS(12),
+    .M1_BASE(16'h7000)
+) axil_split (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(bus_awaddr),
+    .s_axil_awprot(bus_awprot),
+    .s_axil_awvalid(bus_awvalid),
+    .s_axil_awready(bus_awready),
+    .s_axil_wdata(bus_wdata),
+    .s_axil_wstrb(bus_wstrb),
+    .s_axil_wvalid(bus_wvalid),
+    .s_axil_wready(bus_wready),
+    .s_axil_bresp(bus_bresp),
+    .s_axil_bvalid(bus_bvalid),
+    .s_axil_bready(bus_bready),
+    .s_axil_araddr(bus_araddr),
+    .s_axil_arprot(bus_arprot),
+    .s_axil_arvalid(bus_arvalid),
+    .s_axil_arready(bus_arready),
+    .s_axil_rdata(bus_rdata),
+    .s_axil_rresp(bus_rresp),
+    .s_axil_rvalid(bus_rvalid),
+    .s_axil_rready(bus_rready),
+    .m0_axil_awaddr(core_awaddr),
+    .m0_axil_awprot(core_awprot),
+    .m0_axil_awvalid(core_awvalid),
+    .m0_axil_awready(core_awready),
+    .m0_axil_wdata(core_wdata),
+    .m0_axil_wstrb(core_wstrb),
+    .m0_axil_wvalid(core_wvalid),
+    .m0_axil_wready(core_wready),
+    .m0_axil_bresp(core_bresp),
+    .m0_axil_bvalid(core_bvalid),
+    .m0_axil_bready(core_bready),
+    .m0_axil_araddr(core_araddr),
+    .m0_axil_arprot(core_arprot),
+    .m0_axil_arvalid(core_arvalid),
+    .m0_axil_arready(core_arready),
+    .m0_axil_rdata(core_rdata),
+    .m0_axil_rresp(core_rresp),
+    .m0_axil_rvalid(core_rvalid),
+    .m0_axil_rready(core_rready),
+    .m1_axil_awaddr(mac_block_awaddr),
+    .m1_axil_awprot(mac_block_awprot),
+    .m1_axil_awvalid(mac_block_awvalid),
+    .m1_axil_awready(mac_block_awready),
+    .m1_axil_wdata(mac_block_wdata),
+    .m1_axil_wstrb(mac_block_wstrb),
+    .m1_axil_wvalid(mac_block_wvalid),
+    .m1_axil_wready(mac_block_wready),
+    .m1_axil_bresp(mac_block_bresp),
+    .m1_axil_bvalid(mac_block_bvalid),
+    .m1_axil_bready(mac_block_bready),
+    .m1_axil_araddr(mac_block_araddr),
+    .m1_axil_arprot(mac_block_arprot),
+    .m1_axil_arvalid(mac_block_arvalid),
+    .m1_axil_arready(mac_block_arready),
+    .m1_axil_rdata(mac_block_rdata),
+    .m1_axil_rresp(mac_block_rresp),
+    .m1_axil_rvalid(mac_block_rvalid),
+    .m1_axil_rready(mac_block_rready)
+);
+
+board_mac_counters mac_counters (
+    .clk(clk),
+    .rst(rst),
+    .tx_frame_sent(tx_frame_sent),
+    .tx_frame_bytes(tx_frame_bytes),
+    .tx_underrun(tx_underrun),
+    .rx_clk(rx_clk),
+    .rx_rst(rx_rst),
+    .rx_frame_received(rx_frame_received),
+    .rx_bytes_received(rx_bytes_received),
+    .rx_fcs_errors(rx_fcs_errors),
+    .rx_runts(rx_runts),
+    .rx_giants(rx_giants),
+    .rx_preamble_errors(rx_preamble_errors),
+    .rx_errors(rx_errors),
+    .rx_overflows(rx_overflows),
+    .mdio_phy(mdio_cmd_phy),
+    .mdio_register(mdio_cmd_register),
+    .mdio_write_data(mdio_cmd_data),
+    .mdio_read(mdio_cmd_read),
+    .mdio_write(mdio_cmd_write),
+    .mdio_status({mdio_read_data, 13'd0, mdio_no_answer, mdio_done, mdio_busy}),
+    .s_axil_awaddr(mac_block_awaddr),
+    .s_axil_awprot(mac_block_awprot),
+    .s_axil_awvalid(mac_block_awvalid),
+    .s_axil_awready(mac_block_awready),
+    .s_axil_wdata(mac_block_wdata),
+    .s_axil_wstrb(mac_block_wstrb),
+    .s_axil_wvalid(mac_block_wvalid),
+    .s_axil_wready(mac_block_wready),
+    .s_axil_bresp(mac_block_bresp),
+    .s_axil_bvalid(mac_block_bvalid),
+    .s_axil_bready(mac_block_bready),
+    .s_axil_araddr(mac_block_araddr),
+    .s_axil_arprot(mac_block_arprot),
+    .s_axil_arvalid(mac_block_arvalid),
+    .s_axil_arready(mac_block_arready),
+    .s_axil_rdata(mac_block_rdata),
+    .s_axil_rresp(mac_block_rresp),
+    .s_axil_rvalid(mac_block_rvalid),
+    .s_axil_rready(mac_block_rready)
 );
 
 genvar j;
@@ -627,13 +816,11 @@ endgenerate
 
 // ------------------------------------------------------------------------------------------
 // Outputs with no user on the board yet: the core's per-frame stamps of the MAC ports (read
-// through its registers), the time bases beyond what the MACs take, the MAC counters (no
-// register block for them yet), MDIO done, the XDMA's status and the upper BAR0 address bits.
+// through its registers), the time bases beyond what the MACs take, MDIO done, the XDMA's status and the upper BAR0 address bits.
 wire unused = &{1'b0, m_axis_rx_timestamp, m_axis_rx_timestamp_valid, m_axis_tx_timestamp,
-    m_axis_residence_time, timer, tod_seconds[47:32], tod_fraction, tx_frame_bytes, tx_underrun,
-    rx_bytes_received, rx_fcs_errors, rx_runts, rx_giants, rx_preamble_errors, rx_errors,
-    rx_overflows, mdio_done, pcie_refclk_div2, pcie_link_up, pcie_irq_ack, pcie_msi_enable,
-    pcie_msi_vector_width, xdma_awaddr[31:16], xdma_araddr[31:16]};
+    m_axis_residence_time, timer, tod_seconds[47:32], tod_fraction, pcie_refclk_div2,
+    pcie_link_up, pcie_irq_ack, pcie_msi_enable, pcie_msi_vector_width, xdma_awaddr[31:16],
+    xdma_araddr[31:16]};
 
 endmodule
 

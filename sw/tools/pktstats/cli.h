@@ -66,6 +66,8 @@ extern const struct cli_object cli_object_headroom; /* headroom_cmd.c */
 extern const struct cli_object cli_object_isl;      /* isl_cmd.c */
 extern const struct cli_object cli_object_flowlat;  /* flowlat_cmd.c */
 extern const struct cli_object cli_object_flash;    /* flash_cmd.c */
+extern const struct cli_object cli_object_mac;      /* mac_cmd.c */
+extern const struct cli_object cli_object_cpu_bridge; /* cpu_bridge_cmd.c */
 
 /* Prints "pktstats: OBJECT VERB: MESSAGE" (one line, stderr) and returns CLI_USAGE. */
 int cli_usage(const struct cli *cli, const char *format, ...)

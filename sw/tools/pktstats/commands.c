@@ -12,5 +12,5 @@ const struct cli_object *const cli_objects[] = {
 	&cli_object_queue,   &cli_object_fdb,    &cli_object_dev,  &cli_object_reg,
 	&cli_object_decode,  &cli_object_record, &cli_object_plot, &cli_object_oam,
 	&cli_object_dm,      &cli_object_headroom, &cli_object_isl,
-	&cli_object_flowlat, &cli_object_flash, NULL,
+	&cli_object_flowlat, &cli_object_mac, &cli_object_flash, &cli_object_cpu_bridge, NULL,
 };

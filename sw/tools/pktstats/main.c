@@ -51,7 +51,7 @@ static void print_top_help(FILE *to)
 		else for (const struct cli_verb *v = (*o)->verbs; v->name; v++)
 			snprintf(verbs + strlen(verbs), sizeof verbs - strlen(verbs), "%s%s",
 				 v == (*o)->verbs ? "" : "|", v->name);
-		fprintf(to, "  %-9s %-28s %s\n", (*o)->name, verbs, (*o)->summary);
+		fprintf(to, "  %-11s %-28s %s\n", (*o)->name, verbs, (*o)->summary);
 	}
 	fprintf(to, "\nExit status: 0 done, 1 the device or system failed, 2 usage error.\n"
 		    "See pktstats(8) and docs/cli.md.\n");

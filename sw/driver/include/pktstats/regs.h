@@ -4121,6 +4121,481 @@
 #define PKTSTATS_FLOWLAT_RECORDS_EXPORTED_LO                0x00006460u
 #define PKTSTATS_FLOWLAT_RECORDS_EXPORTED_HI                0x00006464u
 
+/*
+ * Block mac (mac_regs): MAC port counters (board build only: the NetFPGA-1G-CML top's four
+ * RTL MACs; pktstats-sim answers DECERR here, its MACs being C++ models): frames, bytes,
+ * underruns sent; frames, bytes, FCS errors, runts, giants, preamble errors, RX errors, FIFO
+ * overflows received, per port. And the host's MDIO access to the PHYs (clause 22 read and
+ * write frames).
+ */
+#define PKTSTATS_MAC_BASE                                   0x00007000u
+#define PKTSTATS_MAC_SIZE                                   0x00001000u
+
+/* 0x000 type (const, 32 bits): Block type, "MAC ". */
+#define PKTSTATS_MAC_TYPE                                   0x00007000u
+#define PKTSTATS_MAC_TYPE_VALUE                             0x4d414320u
+
+/* 0x004 version (const, 32 bits): Block version, major.minor in bits 31:16 and 15:0. */
+#define PKTSTATS_MAC_VERSION                                0x00007004u
+#define PKTSTATS_MAC_VERSION_VALUE                          0x00010001u
+
+/*
+ * 0x010 mdio_frame (rw, 32 bits): The MDIO frame that mdio_command sends: PHY address,
+ * register address and, for a write, the data. Read at the command: changing it while
+ * mdio_status.busy is high changes nothing of the frame under way.
+ */
+#define PKTSTATS_MAC_MDIO_FRAME                             0x00007010u
+#define PKTSTATS_MAC_MDIO_FRAME_RESET                       0x00000000u
+#define PKTSTATS_MAC_MDIO_FRAME_PHY_SHIFT                   0
+#define PKTSTATS_MAC_MDIO_FRAME_PHY_WIDTH                   5
+#define PKTSTATS_MAC_MDIO_FRAME_PHY_MASK                    0x0000001fu
+#define PKTSTATS_MAC_MDIO_FRAME_PHY_RESET                   0x00000000u
+#define PKTSTATS_MAC_MDIO_FRAME_REGISTER_SHIFT              8
+#define PKTSTATS_MAC_MDIO_FRAME_REGISTER_WIDTH              5
+#define PKTSTATS_MAC_MDIO_FRAME_REGISTER_MASK               0x00001f00u
+#define PKTSTATS_MAC_MDIO_FRAME_REGISTER_RESET              0x00000000u
+#define PKTSTATS_MAC_MDIO_FRAME_DATA_SHIFT                  16
+#define PKTSTATS_MAC_MDIO_FRAME_DATA_WIDTH                  16
+#define PKTSTATS_MAC_MDIO_FRAME_DATA_MASK                   0xffff0000u
+#define PKTSTATS_MAC_MDIO_FRAME_DATA_RESET                  0x00000000u
+
+/*
+ * 0x014 mdio_command (pulse, 32 bits): MDIO commands: write 1 to a bit to send one clause-22
+ * frame with mdio_frame (about 66 MDC periods, 34 us at the board's 1.95 MHz MDC). Taken
+ * only while mdio_status.busy is low: a command while it is high is ignored; read and write
+ * together send a read. A command before the PHYs are out of reset and board_mdio's power-up
+ * table is written waits for it (busy high). Reads return 0.
+ */
+#define PKTSTATS_MAC_MDIO_COMMAND                           0x00007014u
+#define PKTSTATS_MAC_MDIO_COMMAND_READ_SHIFT                0
+#define PKTSTATS_MAC_MDIO_COMMAND_READ_WIDTH                1
+#define PKTSTATS_MAC_MDIO_COMMAND_READ_MASK                 0x00000001u
+#define PKTSTATS_MAC_MDIO_COMMAND_WRITE_SHIFT               1
+#define PKTSTATS_MAC_MDIO_COMMAND_WRITE_WIDTH               1
+#define PKTSTATS_MAC_MDIO_COMMAND_WRITE_MASK                0x00000002u
+
+/*
+ * 0x018 mdio_status (ro, 32 bits): MDIO state. Bit 0 busy: a command is waiting or its frame
+ * is on the wire (poll until 0). Bit 1 ready: board_mdio has written its power-up table (the
+ * PHYs are out of reset) and takes commands at once. Bit 2 no_answer: during the last read's
+ * turnaround no PHY pulled MDIO low (the line's pull-up read 1), so nothing answered at that
+ * address; read_data is then 0xffff. Clause 22 defines no error for this: a read of an
+ * absent PHY simply returns ones. Bits 31:16 read_data: the 16 data bits of the last read
+ * frame, kept until the next read ends. Bits 15:3 read 0.
+ */
+#define PKTSTATS_MAC_MDIO_STATUS                            0x00007018u
+
+/* tx_frames_0 .. tx_frames_3: copy n of tx_frames, 256 bytes apart */
+#define PKTSTATS_MAC_TX_FRAMES(n)                           (PKTSTATS_MAC_TX_FRAMES_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_TX_FRAMES_COUNT                        4
+
+/*
+ * 0x100 tx_frames_0 (counter, 64 bits): Frames The MAC port sent whole with their FCS
+ * (mac_tx stat_frame_sent, switch clock). Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_TX_FRAMES_0                            0x00007100u
+#define PKTSTATS_MAC_TX_FRAMES_0_LO                         0x00007100u
+#define PKTSTATS_MAC_TX_FRAMES_0_HI                         0x00007104u
+
+/* tx_bytes_0 .. tx_bytes_3: copy n of tx_bytes, 256 bytes apart */
+#define PKTSTATS_MAC_TX_BYTES(n)                            (PKTSTATS_MAC_TX_BYTES_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_TX_BYTES_COUNT                         4
+
+/*
+ * 0x108 tx_bytes_0 (counter, 64 bits): Bytes of those frames as the simulator's MAC model
+ * counts bytes_transmitted: frame bytes padded to 60, without preamble, SFD and FCS (mac_tx
+ * stat_frame_bytes). Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_TX_BYTES_0                             0x00007108u
+#define PKTSTATS_MAC_TX_BYTES_0_LO                          0x00007108u
+#define PKTSTATS_MAC_TX_BYTES_0_HI                          0x0000710cu
+
+/* tx_underruns_0 .. tx_underruns_3: copy n of tx_underruns, 256 bytes apart */
+#define PKTSTATS_MAC_TX_UNDERRUNS(n)                        (PKTSTATS_MAC_TX_UNDERRUNS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_TX_UNDERRUNS_COUNT                     4
+
+/*
+ * 0x110 tx_underruns_0 (counter, 64 bits): Frames ended by a transmit underrun: sent with a
+ * bad FCS and error symbols, not counted in tx_frames (mac_tx stat_underrun). Write to
+ * clear. (#0)
+ */
+#define PKTSTATS_MAC_TX_UNDERRUNS_0                         0x00007110u
+#define PKTSTATS_MAC_TX_UNDERRUNS_0_LO                      0x00007110u
+#define PKTSTATS_MAC_TX_UNDERRUNS_0_HI                      0x00007114u
+
+/* rx_frames_0 .. rx_frames_3: copy n of rx_frames, 256 bytes apart */
+#define PKTSTATS_MAC_RX_FRAMES(n)                           (PKTSTATS_MAC_RX_FRAMES_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_FRAMES_COUNT                        4
+
+/*
+ * 0x118 rx_frames_0 (counter, 64 bits): Good frames received (FCS right, 64 bytes up to the
+ * largest frame): those the FIFO had no room for included, which rx_overflows counts too.
+ * Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_FRAMES_0                            0x00007118u
+#define PKTSTATS_MAC_RX_FRAMES_0_LO                         0x00007118u
+#define PKTSTATS_MAC_RX_FRAMES_0_HI                         0x0000711cu
+
+/* rx_bytes_0 .. rx_bytes_3: copy n of rx_bytes, 256 bytes apart */
+#define PKTSTATS_MAC_RX_BYTES(n)                            (PKTSTATS_MAC_RX_BYTES_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_BYTES_COUNT                         4
+
+/*
+ * 0x120 rx_bytes_0 (counter, 64 bits): Bytes of the good frames received, without FCS. Write
+ * to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_BYTES_0                             0x00007120u
+#define PKTSTATS_MAC_RX_BYTES_0_LO                          0x00007120u
+#define PKTSTATS_MAC_RX_BYTES_0_HI                          0x00007124u
+
+/* rx_fcs_errors_0 .. rx_fcs_errors_3: copy n of rx_fcs_errors, 256 bytes apart */
+#define PKTSTATS_MAC_RX_FCS_ERRORS(n)                       (PKTSTATS_MAC_RX_FCS_ERRORS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_FCS_ERRORS_COUNT                    4
+
+/*
+ * 0x128 rx_fcs_errors_0 (counter, 64 bits): Frames received with a wrong FCS, dropped. Write
+ * to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_FCS_ERRORS_0                        0x00007128u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_0_LO                     0x00007128u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_0_HI                     0x0000712cu
+
+/* rx_runts_0 .. rx_runts_3: copy n of rx_runts, 256 bytes apart */
+#define PKTSTATS_MAC_RX_RUNTS(n)                            (PKTSTATS_MAC_RX_RUNTS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_RUNTS_COUNT                         4
+
+/*
+ * 0x130 rx_runts_0 (counter, 64 bits): Frames received shorter than 64 bytes with FCS,
+ * dropped. Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_RUNTS_0                             0x00007130u
+#define PKTSTATS_MAC_RX_RUNTS_0_LO                          0x00007130u
+#define PKTSTATS_MAC_RX_RUNTS_0_HI                          0x00007134u
+
+/* rx_giants_0 .. rx_giants_3: copy n of rx_giants, 256 bytes apart */
+#define PKTSTATS_MAC_RX_GIANTS(n)                           (PKTSTATS_MAC_RX_GIANTS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_GIANTS_COUNT                        4
+
+/*
+ * 0x138 rx_giants_0 (counter, 64 bits): Frames received longer than the largest frame (1518
+ * bytes with FCS), dropped. Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_GIANTS_0                            0x00007138u
+#define PKTSTATS_MAC_RX_GIANTS_0_LO                         0x00007138u
+#define PKTSTATS_MAC_RX_GIANTS_0_HI                         0x0000713cu
+
+/*
+ * rx_preamble_errors_0 .. rx_preamble_errors_3: copy n of rx_preamble_errors, 256 bytes
+ * apart
+ */
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS(n)                  (PKTSTATS_MAC_RX_PREAMBLE_ERRORS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_COUNT               4
+
+/*
+ * 0x140 rx_preamble_errors_0 (counter, 64 bits): Receptions without a valid preamble and
+ * SFD, dropped. Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_0                   0x00007140u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_0_LO                0x00007140u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_0_HI                0x00007144u
+
+/* rx_errors_0 .. rx_errors_3: copy n of rx_errors, 256 bytes apart */
+#define PKTSTATS_MAC_RX_ERRORS(n)                           (PKTSTATS_MAC_RX_ERRORS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_ERRORS_COUNT                        4
+
+/*
+ * 0x148 rx_errors_0 (counter, 64 bits): Frames received with rx_er (the PHY's receive error)
+ * during the frame, dropped. Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_ERRORS_0                            0x00007148u
+#define PKTSTATS_MAC_RX_ERRORS_0_LO                         0x00007148u
+#define PKTSTATS_MAC_RX_ERRORS_0_HI                         0x0000714cu
+
+/* rx_overflows_0 .. rx_overflows_3: copy n of rx_overflows, 256 bytes apart */
+#define PKTSTATS_MAC_RX_OVERFLOWS(n)                        (PKTSTATS_MAC_RX_OVERFLOWS_0 + (n) * 0x00000100u)
+#define PKTSTATS_MAC_RX_OVERFLOWS_COUNT                     4
+
+/*
+ * 0x150 rx_overflows_0 (counter, 64 bits): Good frames dropped whole because the receive
+ * FIFO towards the switch had no room (counted in rx_frames too). Write to clear. (#0)
+ */
+#define PKTSTATS_MAC_RX_OVERFLOWS_0                         0x00007150u
+#define PKTSTATS_MAC_RX_OVERFLOWS_0_LO                      0x00007150u
+#define PKTSTATS_MAC_RX_OVERFLOWS_0_HI                      0x00007154u
+
+/*
+ * 0x200 tx_frames_1 (counter, 64 bits): Frames The MAC port sent whole with their FCS
+ * (mac_tx stat_frame_sent, switch clock). Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_TX_FRAMES_1                            0x00007200u
+#define PKTSTATS_MAC_TX_FRAMES_1_LO                         0x00007200u
+#define PKTSTATS_MAC_TX_FRAMES_1_HI                         0x00007204u
+
+/*
+ * 0x208 tx_bytes_1 (counter, 64 bits): Bytes of those frames as the simulator's MAC model
+ * counts bytes_transmitted: frame bytes padded to 60, without preamble, SFD and FCS (mac_tx
+ * stat_frame_bytes). Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_TX_BYTES_1                             0x00007208u
+#define PKTSTATS_MAC_TX_BYTES_1_LO                          0x00007208u
+#define PKTSTATS_MAC_TX_BYTES_1_HI                          0x0000720cu
+
+/*
+ * 0x210 tx_underruns_1 (counter, 64 bits): Frames ended by a transmit underrun: sent with a
+ * bad FCS and error symbols, not counted in tx_frames (mac_tx stat_underrun). Write to
+ * clear. (#1)
+ */
+#define PKTSTATS_MAC_TX_UNDERRUNS_1                         0x00007210u
+#define PKTSTATS_MAC_TX_UNDERRUNS_1_LO                      0x00007210u
+#define PKTSTATS_MAC_TX_UNDERRUNS_1_HI                      0x00007214u
+
+/*
+ * 0x218 rx_frames_1 (counter, 64 bits): Good frames received (FCS right, 64 bytes up to the
+ * largest frame): those the FIFO had no room for included, which rx_overflows counts too.
+ * Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_FRAMES_1                            0x00007218u
+#define PKTSTATS_MAC_RX_FRAMES_1_LO                         0x00007218u
+#define PKTSTATS_MAC_RX_FRAMES_1_HI                         0x0000721cu
+
+/*
+ * 0x220 rx_bytes_1 (counter, 64 bits): Bytes of the good frames received, without FCS. Write
+ * to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_BYTES_1                             0x00007220u
+#define PKTSTATS_MAC_RX_BYTES_1_LO                          0x00007220u
+#define PKTSTATS_MAC_RX_BYTES_1_HI                          0x00007224u
+
+/*
+ * 0x228 rx_fcs_errors_1 (counter, 64 bits): Frames received with a wrong FCS, dropped. Write
+ * to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_FCS_ERRORS_1                        0x00007228u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_1_LO                     0x00007228u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_1_HI                     0x0000722cu
+
+/*
+ * 0x230 rx_runts_1 (counter, 64 bits): Frames received shorter than 64 bytes with FCS,
+ * dropped. Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_RUNTS_1                             0x00007230u
+#define PKTSTATS_MAC_RX_RUNTS_1_LO                          0x00007230u
+#define PKTSTATS_MAC_RX_RUNTS_1_HI                          0x00007234u
+
+/*
+ * 0x238 rx_giants_1 (counter, 64 bits): Frames received longer than the largest frame (1518
+ * bytes with FCS), dropped. Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_GIANTS_1                            0x00007238u
+#define PKTSTATS_MAC_RX_GIANTS_1_LO                         0x00007238u
+#define PKTSTATS_MAC_RX_GIANTS_1_HI                         0x0000723cu
+
+/*
+ * 0x240 rx_preamble_errors_1 (counter, 64 bits): Receptions without a valid preamble and
+ * SFD, dropped. Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_1                   0x00007240u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_1_LO                0x00007240u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_1_HI                0x00007244u
+
+/*
+ * 0x248 rx_errors_1 (counter, 64 bits): Frames received with rx_er (the PHY's receive error)
+ * during the frame, dropped. Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_ERRORS_1                            0x00007248u
+#define PKTSTATS_MAC_RX_ERRORS_1_LO                         0x00007248u
+#define PKTSTATS_MAC_RX_ERRORS_1_HI                         0x0000724cu
+
+/*
+ * 0x250 rx_overflows_1 (counter, 64 bits): Good frames dropped whole because the receive
+ * FIFO towards the switch had no room (counted in rx_frames too). Write to clear. (#1)
+ */
+#define PKTSTATS_MAC_RX_OVERFLOWS_1                         0x00007250u
+#define PKTSTATS_MAC_RX_OVERFLOWS_1_LO                      0x00007250u
+#define PKTSTATS_MAC_RX_OVERFLOWS_1_HI                      0x00007254u
+
+/*
+ * 0x300 tx_frames_2 (counter, 64 bits): Frames The MAC port sent whole with their FCS
+ * (mac_tx stat_frame_sent, switch clock). Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_TX_FRAMES_2                            0x00007300u
+#define PKTSTATS_MAC_TX_FRAMES_2_LO                         0x00007300u
+#define PKTSTATS_MAC_TX_FRAMES_2_HI                         0x00007304u
+
+/*
+ * 0x308 tx_bytes_2 (counter, 64 bits): Bytes of those frames as the simulator's MAC model
+ * counts bytes_transmitted: frame bytes padded to 60, without preamble, SFD and FCS (mac_tx
+ * stat_frame_bytes). Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_TX_BYTES_2                             0x00007308u
+#define PKTSTATS_MAC_TX_BYTES_2_LO                          0x00007308u
+#define PKTSTATS_MAC_TX_BYTES_2_HI                          0x0000730cu
+
+/*
+ * 0x310 tx_underruns_2 (counter, 64 bits): Frames ended by a transmit underrun: sent with a
+ * bad FCS and error symbols, not counted in tx_frames (mac_tx stat_underrun). Write to
+ * clear. (#2)
+ */
+#define PKTSTATS_MAC_TX_UNDERRUNS_2                         0x00007310u
+#define PKTSTATS_MAC_TX_UNDERRUNS_2_LO                      0x00007310u
+#define PKTSTATS_MAC_TX_UNDERRUNS_2_HI                      0x00007314u
+
+/*
+ * 0x318 rx_frames_2 (counter, 64 bits): Good frames received (FCS right, 64 bytes up to the
+ * largest frame): those the FIFO had no room for included, which rx_overflows counts too.
+ * Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_FRAMES_2                            0x00007318u
+#define PKTSTATS_MAC_RX_FRAMES_2_LO                         0x00007318u
+#define PKTSTATS_MAC_RX_FRAMES_2_HI                         0x0000731cu
+
+/*
+ * 0x320 rx_bytes_2 (counter, 64 bits): Bytes of the good frames received, without FCS. Write
+ * to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_BYTES_2                             0x00007320u
+#define PKTSTATS_MAC_RX_BYTES_2_LO                          0x00007320u
+#define PKTSTATS_MAC_RX_BYTES_2_HI                          0x00007324u
+
+/*
+ * 0x328 rx_fcs_errors_2 (counter, 64 bits): Frames received with a wrong FCS, dropped. Write
+ * to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_FCS_ERRORS_2                        0x00007328u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_2_LO                     0x00007328u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_2_HI                     0x0000732cu
+
+/*
+ * 0x330 rx_runts_2 (counter, 64 bits): Frames received shorter than 64 bytes with FCS,
+ * dropped. Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_RUNTS_2                             0x00007330u
+#define PKTSTATS_MAC_RX_RUNTS_2_LO                          0x00007330u
+#define PKTSTATS_MAC_RX_RUNTS_2_HI                          0x00007334u
+
+/*
+ * 0x338 rx_giants_2 (counter, 64 bits): Frames received longer than the largest frame (1518
+ * bytes with FCS), dropped. Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_GIANTS_2                            0x00007338u
+#define PKTSTATS_MAC_RX_GIANTS_2_LO                         0x00007338u
+#define PKTSTATS_MAC_RX_GIANTS_2_HI                         0x0000733cu
+
+/*
+ * 0x340 rx_preamble_errors_2 (counter, 64 bits): Receptions without a valid preamble and
+ * SFD, dropped. Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_2                   0x00007340u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_2_LO                0x00007340u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_2_HI                0x00007344u
+
+/*
+ * 0x348 rx_errors_2 (counter, 64 bits): Frames received with rx_er (the PHY's receive error)
+ * during the frame, dropped. Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_ERRORS_2                            0x00007348u
+#define PKTSTATS_MAC_RX_ERRORS_2_LO                         0x00007348u
+#define PKTSTATS_MAC_RX_ERRORS_2_HI                         0x0000734cu
+
+/*
+ * 0x350 rx_overflows_2 (counter, 64 bits): Good frames dropped whole because the receive
+ * FIFO towards the switch had no room (counted in rx_frames too). Write to clear. (#2)
+ */
+#define PKTSTATS_MAC_RX_OVERFLOWS_2                         0x00007350u
+#define PKTSTATS_MAC_RX_OVERFLOWS_2_LO                      0x00007350u
+#define PKTSTATS_MAC_RX_OVERFLOWS_2_HI                      0x00007354u
+
+/*
+ * 0x400 tx_frames_3 (counter, 64 bits): Frames The MAC port sent whole with their FCS
+ * (mac_tx stat_frame_sent, switch clock). Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_TX_FRAMES_3                            0x00007400u
+#define PKTSTATS_MAC_TX_FRAMES_3_LO                         0x00007400u
+#define PKTSTATS_MAC_TX_FRAMES_3_HI                         0x00007404u
+
+/*
+ * 0x408 tx_bytes_3 (counter, 64 bits): Bytes of those frames as the simulator's MAC model
+ * counts bytes_transmitted: frame bytes padded to 60, without preamble, SFD and FCS (mac_tx
+ * stat_frame_bytes). Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_TX_BYTES_3                             0x00007408u
+#define PKTSTATS_MAC_TX_BYTES_3_LO                          0x00007408u
+#define PKTSTATS_MAC_TX_BYTES_3_HI                          0x0000740cu
+
+/*
+ * 0x410 tx_underruns_3 (counter, 64 bits): Frames ended by a transmit underrun: sent with a
+ * bad FCS and error symbols, not counted in tx_frames (mac_tx stat_underrun). Write to
+ * clear. (#3)
+ */
+#define PKTSTATS_MAC_TX_UNDERRUNS_3                         0x00007410u
+#define PKTSTATS_MAC_TX_UNDERRUNS_3_LO                      0x00007410u
+#define PKTSTATS_MAC_TX_UNDERRUNS_3_HI                      0x00007414u
+
+/*
+ * 0x418 rx_frames_3 (counter, 64 bits): Good frames received (FCS right, 64 bytes up to the
+ * largest frame): those the FIFO had no room for included, which rx_overflows counts too.
+ * Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_FRAMES_3                            0x00007418u
+#define PKTSTATS_MAC_RX_FRAMES_3_LO                         0x00007418u
+#define PKTSTATS_MAC_RX_FRAMES_3_HI                         0x0000741cu
+
+/*
+ * 0x420 rx_bytes_3 (counter, 64 bits): Bytes of the good frames received, without FCS. Write
+ * to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_BYTES_3                             0x00007420u
+#define PKTSTATS_MAC_RX_BYTES_3_LO                          0x00007420u
+#define PKTSTATS_MAC_RX_BYTES_3_HI                          0x00007424u
+
+/*
+ * 0x428 rx_fcs_errors_3 (counter, 64 bits): Frames received with a wrong FCS, dropped. Write
+ * to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_FCS_ERRORS_3                        0x00007428u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_3_LO                     0x00007428u
+#define PKTSTATS_MAC_RX_FCS_ERRORS_3_HI                     0x0000742cu
+
+/*
+ * 0x430 rx_runts_3 (counter, 64 bits): Frames received shorter than 64 bytes with FCS,
+ * dropped. Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_RUNTS_3                             0x00007430u
+#define PKTSTATS_MAC_RX_RUNTS_3_LO                          0x00007430u
+#define PKTSTATS_MAC_RX_RUNTS_3_HI                          0x00007434u
+
+/*
+ * 0x438 rx_giants_3 (counter, 64 bits): Frames received longer than the largest frame (1518
+ * bytes with FCS), dropped. Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_GIANTS_3                            0x00007438u
+#define PKTSTATS_MAC_RX_GIANTS_3_LO                         0x00007438u
+#define PKTSTATS_MAC_RX_GIANTS_3_HI                         0x0000743cu
+
+/*
+ * 0x440 rx_preamble_errors_3 (counter, 64 bits): Receptions without a valid preamble and
+ * SFD, dropped. Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_3                   0x00007440u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_3_LO                0x00007440u
+#define PKTSTATS_MAC_RX_PREAMBLE_ERRORS_3_HI                0x00007444u
+
+/*
+ * 0x448 rx_errors_3 (counter, 64 bits): Frames received with rx_er (the PHY's receive error)
+ * during the frame, dropped. Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_ERRORS_3                            0x00007448u
+#define PKTSTATS_MAC_RX_ERRORS_3_LO                         0x00007448u
+#define PKTSTATS_MAC_RX_ERRORS_3_HI                         0x0000744cu
+
+/*
+ * 0x450 rx_overflows_3 (counter, 64 bits): Good frames dropped whole because the receive
+ * FIFO towards the switch had no room (counted in rx_frames too). Write to clear. (#3)
+ */
+#define PKTSTATS_MAC_RX_OVERFLOWS_3                         0x00007450u
+#define PKTSTATS_MAC_RX_OVERFLOWS_3_LO                      0x00007450u
+#define PKTSTATS_MAC_RX_OVERFLOWS_3_HI                      0x00007454u
+
 #ifdef __cplusplus
 extern "C" {
 #endif

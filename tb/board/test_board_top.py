@@ -244,7 +244,10 @@ def registers(tap, args, work, rng):
         decoded = subprocess.run([args.cli, "-j", "decode", stats], capture_output=True, text=True,
                                  timeout=120)
         outputs[name] = [json.loads(line) for line in decoded.stdout.splitlines() if line.strip()]
-    tap.comment("dev show on the board: %s" % json.dumps(identities["board"])[:300])
+    tap.point("design netfpga_1g_cml_top" in identities["board"].get("description", "") and
+              identities["board"].get("magic") == identities["sim"].get("magic"),
+              "registers: dev show through the XDMA's register path names the board's design",
+              json.dumps(identities["board"])[:300])
     keys = ("type", "length_bytes", "occupancy_bytes")
     all_offsets = set()
     for q in range(MAC_PORTS):

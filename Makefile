@@ -169,7 +169,7 @@ SIM_HEADERS := $(wildcard sim/*.h)
 MAC_TX_SIM := sim/link_timing.cpp sim/mac_model.cpp sim/clock_timebase.cpp
 $(eval $(call verilator_harness,$(BUILD)/tb/mac_tx/test_mac_tx,mac_tx_tb,tb/mac/mac_tx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_tx.cpp $(MAC_TX_SIM),$(SANITIZE) -I$(CURDIR)/sim -lz,))
 $(BUILD)/tb/mac_tx/test_mac_tx: $(SIM_HEADERS)
-$(eval $(call verilator_harness,$(BUILD)/tb/mac_rx/test_mac_rx,mac_rx_tb,tb/mac/mac_rx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_rx.cpp,$(SANITIZE),))
+$(eval $(call verilator_harness,$(BUILD)/tb/mac_rx/test_mac_rx,mac_rx_tb,tb/mac/mac_rx_tb.v $(RTL_MAC) $(FPGA_MODELS),tb/mac/test_mac_rx.cpp,$(SANITIZE) -lz,))
 $(eval $(call verilator_harness,$(BUILD)/tb/board_mdio/test_board_mdio,board_mdio_tb,tb/board/board_mdio_tb.v fpga/netfpga-1g-cml/rtl/board_mdio.v fpga/netfpga-1g-cml/rtl/board_mac_counters.v rtl/gen/mac_regs.v rtl/mac/mac_rx_sync.v,tb/board/test_board_mdio.cpp,$(SANITIZE),))
 $(BUILD)/tb/board_mdio/test_board_mdio: tb/board/mdio_phy_model.h
 $(eval $(call verilator_harness,$(BUILD)/tb/board_mac_counters/test_board_mac_counters,board_mac_counters_tb,tb/board/board_mac_counters_tb.v fpga/netfpga-1g-cml/rtl/board_axil_split.v fpga/netfpga-1g-cml/rtl/board_mac_counters.v rtl/gen/mac_regs.v rtl/mac/mac_rx_sync.v,tb/board/test_board_mac_counters.cpp,$(SANITIZE),))
@@ -266,7 +266,7 @@ $(BUILD)/tb/board/board_top_sim: $(BOARD_SIM_RTL) $(BOARD_SIM_SOURCES) $(SIM_HEA
 	@mkdir -p $(@D)
 	+$(VERILATOR) --cc --exe --build -Wall -j $(JOBS) -O3 --top-module netfpga_1g_cml_top \
 		-MAKEFLAGS OPT_FAST=-O3 -GPHY_RESET_CYCLES=24\'d64 -GPHY_READY_CYCLES=24\'d32 \
-		-Mdir $(@D)/obj -o $(abspath $@) -CFLAGS "$(SIM_CFLAGS) -I$(CURDIR)/tb/board" -LDFLAGS "-lpcap" \
+		-Mdir $(@D)/obj -o $(abspath $@) -CFLAGS "$(SIM_CFLAGS) -I$(CURDIR)/tb/board" -LDFLAGS "-lpcap -lz" \
 		$(BOARD_SIM_RTL) $(abspath $(BOARD_SIM_SOURCES)) >$(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
 
 # ---------------------------------------------------------------------------------------------

@@ -62,6 +62,7 @@
 #include "Vnetfpga_1g_cml_top.h"
 #include "Vnetfpga_1g_cml_top___024root.h"
 #include "verilated.h"
+#include <zlib.h>
 
 #include "axil_master.h"
 #include "mdio_phy_model.h"
@@ -187,23 +188,11 @@ Options parse_command_line(int argc, char **argv)
 	return o;
 }
 
+// The FCS: zlib's CRC-32 (IEEE 802.3's polynomial, preset and complement), an implementation
+// other than the RTL's
 uint32_t crc32_of(const uint8_t *data, size_t n)
 {
-	static uint32_t table[256];
-	static bool ready = false;
-	if (!ready) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-		ready = true;
-	}
-	uint32_t crc = 0xffffffffu;
-	for (size_t i = 0; i < n; i++)
-		crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
-	return crc ^ 0xffffffffu;
+	return (uint32_t)crc32(0L, data, (uInt)n);
 }
 
 // One byte time on the RGMII receive pins

@@ -11,6 +11,8 @@ Three sections:
    of the process (the figure to trust on a busy machine). Each run is followed by one of the
    network simulator: two switches (+50 and -50 ppm) joined by a 100 m cable, every other port
    of each at line rate, capture on both; its figure counts both switches' clocks.
+   Then a sparse run (one 60-byte frame per ms on average, issue 17's idle case): simulated
+   time per wall second against the busy switch's.
 2. Icarus speed: the same RTL under Icarus Verilog (tb/core/pktstats_core_icarus_tb.v, the same
    kind of load), a short run; the Verilator/Icarus ratio of this invocation.
 3. Event headroom: stat packets on the 1 Gb/s port 0, all 8 inputs at line rate (CPU ports at
@@ -175,6 +177,31 @@ def bench_verilator(sim, runs, duration, workdir):
           f"({net_median / 2e6:.3f} M clocks/s of the network: {net_median / 2 / median:.2f} x one "
           f"switch's), {net_cpu_median / 1e6:.3f} M per CPU second")
     return median, cpu_median
+
+
+# A sparse run (issue 17): one 60-byte frame per millisecond on average on port 0, nothing else:
+# almost every clock is idle. One frame's 84 byte times are 672 ns, so that is 0.000672 of line rate.
+SPARSE_ARGS = ["--port", "0:gen=0.000672,size=60,to=1"]
+
+
+def bench_sparse(sim, runs, duration, busy_clocks_per_s):
+    print(f"== sparse: {runs} runs of {duration} simulated, one 60-byte frame per ms on average "
+          "into port 0 (to port 1), no capture")
+    command = [sim] + SPARSE_ARGS + ["--duration", duration]
+    show_command(command)
+    rates = []
+    for _ in range(runs):
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        match = SUMMARY_CLOCKS.search(result.stdout)
+        if result.returncode != 0 or not match:
+            raise RuntimeError(f"pktstats-sim exited with {result.returncode}: {result.stderr.strip()}")
+        rates.append(int(match[4]))
+    median = statistics.median(rates)
+    seconds_per_s = median * CLOCK_NS * 1e-9
+    busy_seconds_per_s = busy_clocks_per_s * CLOCK_NS * 1e-9
+    print(f"  median: {median / 1e6:.3f} M clocks/s, {seconds_per_s * 1e3:.2f} ms simulated per "
+          f"wall second: {seconds_per_s / busy_seconds_per_s:.2f} x the busy switch's "
+          f"{busy_seconds_per_s * 1e3:.2f} ms (target: 50 x; nothing skips the idle clocks yet)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,6 +385,7 @@ def main():
         try:
             verilator, verilator_cpu = bench_verilator(options.sim, options.runs,
                                                        options.duration, workdir)
+            bench_sparse(options.sim, 3, "20ms", verilator)
             icarus, icarus_cpu = bench_icarus(options.icarus_vvp, options.icarus_clocks,
                                               options.icarus_runs)
             print(f"== Verilator / Icarus: {verilator / icarus:.0f} x "

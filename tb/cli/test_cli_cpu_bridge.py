@@ -21,7 +21,6 @@ devices and TAPs; the board closing a device, or a TAP deleted, ends the run wit
 one line naming it; SIGINT ends a run blocked in a write to a device that takes nothing.
 """
 
-import ctypes
 import json
 import os
 import select
@@ -34,6 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from pktstats_sim import enter_namespace  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 NAMESPACE = f"pscpub{os.getpid() % 100000}"
@@ -181,16 +181,6 @@ class Board:
         for s in list(self.listening.values()) + list(self.h2c.values()) + \
                 list(self.c2h.values()):
             s.close()
-
-
-def enter_namespace(name):
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = os.open(f"/var/run/netns/{name}", os.O_RDONLY)
-    try:
-        if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
-            raise OSError(ctypes.get_errno(), "setns")
-    finally:
-        os.close(fd)
 
 
 def packet_socket(interface):

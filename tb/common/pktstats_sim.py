@@ -21,6 +21,7 @@ register socket (the protocol is docs/simulator-protocol.md). Python 3 standard 
 """
 
 import csv
+import ctypes
 import os
 import re
 import signal
@@ -30,6 +31,19 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def enter_namespace(name):
+    """Moves this process into the network namespace NAME made by `ip netns add NAME` (setns;
+    needs root). For a test that keeps the host's namespace for some steps; one that needs a
+    namespace of its own throughout uses in_private_network()."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(f"/var/run/netns/{name}", os.O_RDONLY)
+    try:
+        if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+            raise OSError(ctypes.get_errno(), "setns")
+    finally:
+        os.close(fd)
 
 
 def in_private_network():

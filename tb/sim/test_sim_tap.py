@@ -16,7 +16,6 @@ would:
 Without root, network namespaces or /dev/net/tun, the checks are reported as skipped.
 """
 
-import ctypes
 import os
 import select
 import signal
@@ -29,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "common"))
-from pktstats_sim import Connection, registers as register_addresses  # noqa: E402
+from pktstats_sim import Connection, enter_namespace, registers as register_addresses  # noqa: E402
 
 NAMESPACE = f"pstap{os.getpid() % 100000}"
 EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
@@ -39,16 +38,6 @@ results = []
 
 def check(name, passed, detail=""):
     results.append((name, bool(passed), detail))
-
-
-def enter_namespace(name):
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = os.open(f"/var/run/netns/{name}", os.O_RDONLY)
-    try:
-        if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
-            raise OSError(ctypes.get_errno(), "setns")
-    finally:
-        os.close(fd)
 
 
 def frame(destination, source, number, length=60):

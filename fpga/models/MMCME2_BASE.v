@@ -118,125 +118,81 @@ wire unused_params = &{1'b0,
     CLKOUT3_DIVIDE > 0, CLKOUT4_DIVIDE > 0, CLKOUT5_DIVIDE > 0, CLKOUT6_DIVIDE > 0,
     DIVCLK_DIVIDE > 0};
 `else
-reg clkout0_q;
-initial clkout0_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout0_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT0_DIVIDE_F / CLKFBOUT_MULT_F) * CLKOUT0_PHASE / 360.0);
+// Output k (0..6: CLKOUTk, 7: CLKFBOUT): its period, duty cycle and phase, from its parameters
+function real period_of(input integer k);
+    begin
+        case (k)
+            0: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT0_DIVIDE_F / CLKFBOUT_MULT_F;
+            1: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT1_DIVIDE / CLKFBOUT_MULT_F;
+            2: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT2_DIVIDE / CLKFBOUT_MULT_F;
+            3: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT3_DIVIDE / CLKFBOUT_MULT_F;
+            4: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT4_DIVIDE / CLKFBOUT_MULT_F;
+            5: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT5_DIVIDE / CLKFBOUT_MULT_F;
+            6: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT6_DIVIDE / CLKFBOUT_MULT_F;
+            default: period_of = CLKIN1_PERIOD * DIVCLK_DIVIDE;
+        endcase
     end
-    clkout0_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT0_DIVIDE_F / CLKFBOUT_MULT_F) * CLKOUT0_DUTY_CYCLE);
-    clkout0_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT0_DIVIDE_F / CLKFBOUT_MULT_F) * (1.0 - CLKOUT0_DUTY_CYCLE));
-end
-assign CLKOUT0 = clkout0_q;
+endfunction
 
-reg clkout1_q;
-initial clkout1_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout1_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT1_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT1_PHASE / 360.0);
+function real duty_of(input integer k);
+    begin
+        case (k)
+            0: duty_of = CLKOUT0_DUTY_CYCLE;
+            1: duty_of = CLKOUT1_DUTY_CYCLE;
+            2: duty_of = CLKOUT2_DUTY_CYCLE;
+            3: duty_of = CLKOUT3_DUTY_CYCLE;
+            4: duty_of = CLKOUT4_DUTY_CYCLE;
+            5: duty_of = CLKOUT5_DUTY_CYCLE;
+            6: duty_of = CLKOUT6_DUTY_CYCLE;
+            default: duty_of = 0.5;
+        endcase
     end
-    clkout1_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT1_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT1_DUTY_CYCLE);
-    clkout1_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT1_DIVIDE / CLKFBOUT_MULT_F) * (1.0 - CLKOUT1_DUTY_CYCLE));
-end
-assign CLKOUT1 = clkout1_q;
+endfunction
 
-reg clkout2_q;
-initial clkout2_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout2_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT2_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT2_PHASE / 360.0);
+function real phase_of(input integer k);
+    begin
+        case (k)
+            0: phase_of = CLKOUT0_PHASE;
+            1: phase_of = CLKOUT1_PHASE;
+            2: phase_of = CLKOUT2_PHASE;
+            3: phase_of = CLKOUT3_PHASE;
+            4: phase_of = CLKOUT4_PHASE;
+            5: phase_of = CLKOUT5_PHASE;
+            6: phase_of = CLKOUT6_PHASE;
+            default: phase_of = CLKFBOUT_PHASE;
+        endcase
     end
-    clkout2_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT2_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT2_DUTY_CYCLE);
-    clkout2_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT2_DIVIDE / CLKFBOUT_MULT_F) * (1.0 - CLKOUT2_DUTY_CYCLE));
-end
-assign CLKOUT2 = clkout2_q;
+endfunction
 
-reg clkout3_q;
-initial clkout3_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout3_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT3_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT3_PHASE / 360.0);
+// Each output: 0 while not locked; from LOCKED's rise, its phase, then high for duty x period
+// and low for the rest, over and over
+reg [7:0] clock_q;
+genvar k;
+generate
+    for (k = 0; k < 8; k = k + 1) begin : output_clock
+        initial clock_q[k] = 1'b0;
+        always begin
+            if (locked !== 1'b1) begin // (at time 0 `locked` may not be initialized yet)
+                clock_q[k] = 1'b0;
+                @(posedge locked);
+                #(period_of(k) * phase_of(k) / 360.0);
+            end
+            clock_q[k] = 1'b1;
+            #(period_of(k) * duty_of(k));
+            clock_q[k] = 1'b0;
+            #(period_of(k) * (1.0 - duty_of(k)));
+        end
     end
-    clkout3_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT3_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT3_DUTY_CYCLE);
-    clkout3_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT3_DIVIDE / CLKFBOUT_MULT_F) * (1.0 - CLKOUT3_DUTY_CYCLE));
-end
-assign CLKOUT3 = clkout3_q;
+endgenerate
 
-reg clkout4_q;
-initial clkout4_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout4_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT4_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT4_PHASE / 360.0);
-    end
-    clkout4_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT4_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT4_DUTY_CYCLE);
-    clkout4_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT4_DIVIDE / CLKFBOUT_MULT_F) * (1.0 - CLKOUT4_DUTY_CYCLE));
-end
-assign CLKOUT4 = clkout4_q;
-
-reg clkout5_q;
-initial clkout5_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout5_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT5_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT5_PHASE / 360.0);
-    end
-    clkout5_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT5_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT5_DUTY_CYCLE);
-    clkout5_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT5_DIVIDE / CLKFBOUT_MULT_F) * (1.0 - CLKOUT5_DUTY_CYCLE));
-end
-assign CLKOUT5 = clkout5_q;
-
-reg clkout6_q;
-initial clkout6_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkout6_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT6_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT6_PHASE / 360.0);
-    end
-    clkout6_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT6_DIVIDE / CLKFBOUT_MULT_F) * CLKOUT6_DUTY_CYCLE);
-    clkout6_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE * CLKOUT6_DIVIDE / CLKFBOUT_MULT_F) * (1.0 - CLKOUT6_DUTY_CYCLE));
-end
-assign CLKOUT6 = clkout6_q;
-
-reg clkfbout_q;
-initial clkfbout_q = 1'b0;
-always begin
-    if (!locked) begin
-        clkfbout_q = 1'b0;
-        @(posedge locked);
-        #((CLKIN1_PERIOD * DIVCLK_DIVIDE) * CLKFBOUT_PHASE / 360.0);
-    end
-    clkfbout_q = 1'b1;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE) * 0.5);
-    clkfbout_q = 1'b0;
-    #((CLKIN1_PERIOD * DIVCLK_DIVIDE) * (1.0 - 0.5));
-end
-assign CLKFBOUT = clkfbout_q;
+assign CLKOUT0 = clock_q[0];
+assign CLKOUT1 = clock_q[1];
+assign CLKOUT2 = clock_q[2];
+assign CLKOUT3 = clock_q[3];
+assign CLKOUT4 = clock_q[4];
+assign CLKOUT5 = clock_q[5];
+assign CLKOUT6 = clock_q[6];
+assign CLKFBOUT = clock_q[7];
 `endif
 
 assign CLKOUT0B = !CLKOUT0;

@@ -225,8 +225,7 @@ SIM_SOURCES := $(sort $(wildcard sim/*.cpp))
 # OPT_FAST: Verilator's default -Os for the per-clock code; -O3 runs 13% more clocks per second
 # than -O2 here (bench/bench_sim.py, medians side by side; -O2 had beaten -Os by about 6%),
 # -march=native and profile-guided builds (gcc -fprofile-use) gained nothing over it, LTO 2%
-SIM_VERILATOR := --cc --exe --build -Wall -j $(JOBS) -O3 --top-module pktstats_core \
-	-MAKEFLAGS OPT_FAST=-O3
+SIM_VERILATOR := --cc --exe -Wall -O3 --top-module pktstats_core
 SIM_CFLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -I$(CURDIR)/sim -I$(CURDIR)/sw/driver/include
 
 # The commit the simulator is built from becomes its identity's git_hash (pktstats dev show).
@@ -238,20 +237,29 @@ $(GIT_HASH_STAMP): FORCE
 .PHONY: FORCE
 FORCE:
 SIM_GIT_HASH = -GGIT_HASH=32\'h$$(cat $(GIT_HASH_STAMP)) -CFLAGS -DPKTSTATS_SIM_GIT_HASH=0x$$(cat $(GIT_HASH_STAMP))
+# The learning table's ageing tick, given to the core and to the idle skip (sim/idle_skip.cpp)
+SIM_AGE_TICK_CYCLES := 125000000
 
-$(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) \
-		$(GIT_HASH_STAMP) | deps
-	@mkdir -p $(@D) $(BUILD)/sim
-	+$(VERILATOR) $(SIM_VERILATOR) $(SIM_GIT_HASH) -Mdir $(BUILD)/sim/obj -o $(abspath $@) \
+# Two steps, as Verilator's --build would run them, with sim/model_fields.py between them: it
+# lists the Verilated model's members for the idle skip's check (sim/model_state.h).
+define sim_build
+	@mkdir -p $(@D) $(1)
+	+$(VERILATOR) $(SIM_VERILATOR) $(SIM_GIT_HASH) $(2) -GAGE_TICK_CYCLES=$(SIM_AGE_TICK_CYCLES) \
+		-CFLAGS -DPKTSTATS_SIM_AGE_TICK_CYCLES=$(SIM_AGE_TICK_CYCLES) -Mdir $(1)/obj -o $(abspath $@) \
 		-CFLAGS "$(SIM_CFLAGS)" -LDFLAGS "-lpcap" sim/pktstats_core.vlt $(RTL_ALL) \
-		$(abspath $(SIM_SOURCES)) >$(BUILD)/sim/build.log 2>&1 || { tail -40 $(BUILD)/sim/build.log; exit 1; }
+		$(abspath $(SIM_SOURCES)) >$(1)/build.log 2>&1 || { tail -40 $(1)/build.log; exit 1; }
+	python3 sim/model_fields.py $(1)/obj/Vpktstats_core___024root.h $(1)/obj/pktstats_model_fields.inc
+	+$(MAKE) -C $(1)/obj -f Vpktstats_core.mk -j $(JOBS) OPT_FAST=-O3 >>$(1)/build.log 2>&1 \
+		|| { tail -40 $(1)/build.log; exit 1; }
+endef
 
-$(BUILD)/bin/pktstats-sim-trace: sim/pktstats_core.vlt $(RTL_ALL) $(SIM_SOURCES) $(SIM_HEADERS) \
-		$(GIT_HASH_STAMP) | deps
-	@mkdir -p $(@D) $(BUILD)/sim-trace
-	+$(VERILATOR) $(SIM_VERILATOR) $(SIM_GIT_HASH) --trace-fst -Mdir $(BUILD)/sim-trace/obj -o $(abspath $@) \
-		-CFLAGS "$(SIM_CFLAGS)" -LDFLAGS "-lpcap" sim/pktstats_core.vlt $(RTL_ALL) \
-		$(abspath $(SIM_SOURCES)) >$(BUILD)/sim-trace/build.log 2>&1 || { tail -40 $(BUILD)/sim-trace/build.log; exit 1; }
+$(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt sim/model_fields.py $(RTL_ALL) $(SIM_SOURCES) \
+		$(SIM_HEADERS) $(GIT_HASH_STAMP) | deps
+	$(call sim_build,$(BUILD)/sim,)
+
+$(BUILD)/bin/pktstats-sim-trace: sim/pktstats_core.vlt sim/model_fields.py $(RTL_ALL) $(SIM_SOURCES) \
+		$(SIM_HEADERS) $(GIT_HASH_STAMP) | deps
+	$(call sim_build,$(BUILD)/sim-trace,--trace-fst)
 
 sim-trace: $(BUILD)/bin/pktstats-sim-trace
 
@@ -459,6 +467,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_end=$(PYTHON) tb/sim/test_sim_end.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_network=$(PYTHON) tb/sim/test_sim_network.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_stamps=$(PYTHON) tb/sim/test_sim_stamps.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_idle_skip=$(PYTHON) tb/sim/test_sim_idle_skip.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_oam_tools=$(PYTHON) tb/sim/test_sim_oam_tools.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_isl=$(PYTHON) tb/sim/test_sim_isl.py $(BUILD)/bin/pktstats-sim" \

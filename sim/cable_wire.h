@@ -10,6 +10,13 @@
 // The simulator steps its switches in true-time order, so a frame is in the cable before the far
 // port's clock passes its arrival; the far MAC asks again every clock while the cable is empty
 // (live()), and the run is not over while a cable holds a frame (empty()).
+//
+// When the switches run on threads (pktstats-sim --threads), each runs up to the end of a window
+// of true time at most one cable delay long; the frames put in meanwhile wait in the cable
+// (staged) until deliver() at the end of the window, so that the far MAC, on another thread,
+// only ever takes frames of earlier windows. None can be late: a frame's last byte reaches the far
+// port at least the delay after the near MAC took it whole. write_frame() checks that, and throws
+// std::logic_error if a frame would have been needed before the window's end.
 
 #ifndef PKTSTATS_SIM_CABLE_WIRE_H
 #define PKTSTATS_SIM_CABLE_WIRE_H
@@ -42,6 +49,10 @@ public:
 
 	// No frame waits in the cable for the far MAC to take it.
 	bool empty() const { return frames_.empty(); }
+
+	// Frames wait until deliver() while `window_end_ps` is not 0; the far MAC runs up to it.
+	void set_window_end(uint64_t window_end_ps) { window_end_ps_ = window_end_ps; }
+	void deliver();
 	uint64_t delay_ps() const { return delay_ps_; }
 	uint64_t frames_carried() const { return frames_carried_; }
 
@@ -53,6 +64,8 @@ private:
 	uint64_t delay_ps_;
 	std::string description_;
 	std::deque<FrameInFlight> frames_;
+	std::deque<FrameInFlight> staged_;
+	uint64_t window_end_ps_ = 0;
 	uint64_t frames_carried_ = 0;
 };
 

@@ -267,6 +267,17 @@ void MacModel::transmit_accept(uint64_t cycle, const AxiStreamWord &word)
 	}
 }
 
+uint64_t MacModel::receive_next_event_ps() const
+{
+	if (!receive_fifo_.empty())
+		return 0;
+	if (frame_on_wire_)
+		return frame_on_wire_start_ps_;
+	if (source_ == nullptr || source_exhausted_ || source_->live())
+		return UINT64_MAX;
+	return 0;
+}
+
 bool MacModel::transmit_idle(uint64_t cycle) const
 {
 	return !transmit_in_frame_ && cycle_time_ps(cycle) >= transmit_wire_free_ps_;

@@ -130,6 +130,12 @@ public:
 	bool receive_exhausted() const;
 	// True when no frame is on the receive wire (fetched and not yet arrived) or in the FIFO.
 	bool receive_idle() const { return !frame_on_wire_ && receive_fifo_.empty(); }
+	// The true time, in ps, of the next thing the receive side will do if its source gives it no
+	// new frame before: the first bit of the frame it has fetched; 0 when it has a frame to
+	// offer or has not yet asked its source since the last one; UINT64_MAX when its source is
+	// exhausted, absent or live with nothing now (a live source is asked again every clock: a
+	// TAP's frames come when the host sends them). The idle skip stops before this time.
+	uint64_t receive_next_event_ps() const;
 	// True when no frame is being taken from the switch and the wire is free at `cycle`.
 	bool transmit_idle(uint64_t cycle) const;
 	// The cycle at which the wire finishes the last frame sent (for "run until drained").

@@ -16,10 +16,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "Vpktstats_core.h"
@@ -32,8 +36,10 @@
 #include "axil_master_backend.h"
 #include "cable_wire.h"
 #include "clock_timebase.h"
+#include "idle_skip.h"
 #include "link_timing.h"
 #include "mac_model.h"
+#include "model_state.h"
 #include "pcap_frame_sink.h"
 #include "pcap_frame_source.h"
 #include "register_server.h"
@@ -123,10 +129,19 @@ struct CableOptions {
 
 constexpr unsigned maximum_switches = 16;
 
+// --write: a register written by the simulator after reset, before the traffic
+struct RegisterWrite {
+	unsigned switch_index = 0;
+	uint32_t address = 0;
+	unsigned width = 32;
+	uint64_t value = 0;
+};
+
 struct Options {
 	unsigned switch_count = 1;
 	std::vector<SwitchOptions> switches = std::vector<SwitchOptions>(maximum_switches);
 	std::vector<CableOptions> cables;
+	std::vector<RegisterWrite> writes;
 	uint64_t cpu_rate = 8 * LinkTiming::gigabit;
 	bool have_duration = false;
 	uint64_t duration_cycles = 0;
@@ -134,6 +149,9 @@ struct Options {
 	std::string trace_path;
 	std::string wire_truth_path;
 	uint64_t seed = 1;
+	// Idle clocks: skipped in one step, clocked one by one, or both and compared (sim/idle_skip.h)
+	enum class IdleSkipMode { off, on, check } idle_skip = IdleSkipMode::on;
+	unsigned threads = 0; // --threads; 0: as many as switches and cores allow
 	// Switch indices are checked against --switches once the whole command line is read:
 	// the highest one named and the argument that named it first.
 	unsigned highest_switch = 0;
@@ -194,6 +212,14 @@ void usage(FILE *out)
 		"  --trace FILE.fst     FST waveform of switch 0 (build/bin/pktstats-sim-trace only:\n"
 		"                       make sim-trace)\n"
 		"  --seed S             default seed of the generators (default 1)\n"
+		"  --write [K:]REGISTER=VALUE\n"
+		"                       write a register (by name, docs/regmap.md) of switch K\n"
+		"                       (default 0) after reset, before the traffic; in order\n"
+		"  --threads N          run the switches of a network on N threads (default: one per\n"
+		"                       switch, at most one per core); results are the same\n"
+		"  --idle-skip MODE     on (default): clocks in which nothing is in flight are skipped\n"
+		"                       in one step; off: clocked one by one; check: both, and the\n"
+		"                       model compared after each skip (slow; for tests)\n"
 		"  --help               this text\n"
 		"  --version            the simulator's version and the commit it was built from\n"
 		"\n"
@@ -311,6 +337,37 @@ bool parse_exact_ns(const std::string &text, uint64_t &nanoseconds)
 		return true;
 	}
 	return false;
+}
+
+// --write [K:]REGISTER=VALUE: REGISTER by its name in the register map (docs/regmap.md)
+void parse_write(const std::string &argument, Options &options)
+{
+	std::string what = "--write '" + argument + "'";
+	size_t equals = argument.find('=');
+	if (equals == std::string::npos)
+		throw UsageError(what + ": expected [K:]REGISTER=VALUE, e.g. evcap.control=1");
+	RegisterWrite w;
+	std::string name = argument.substr(0, equals);
+	size_t colon = name.find(':');
+	if (colon != std::string::npos) {
+		w.switch_index = parse_switch_index(name.substr(0, colon), what, options);
+		name = name.substr(colon + 1);
+	}
+	const pktstats_reg_info *info = nullptr;
+	for (size_t i = 0; i < pktstats_regs_count; i++)
+		if (name == pktstats_regs[i].name)
+			info = &pktstats_regs[i];
+	if (!info)
+		throw UsageError(what + ": no register '" + name + "' (pktstats reg list names them)");
+	if (strcmp(info->access, "const") == 0 || strcmp(info->access, "ro") == 0)
+		throw UsageError(what + ": register '" + name + "' is read-only");
+	std::string value = argument.substr(equals + 1);
+	if (!parse_unsigned(value, w.value) || (info->width < 64 && w.value >> info->width))
+		throw UsageError(what + ": '" + value + "' is not a number of " + std::to_string(info->width) +
+				 " bits");
+	w.address = info->address;
+	w.width = info->width;
+	options.writes.push_back(w);
 }
 
 void parse_switch(const std::string &argument, Options &options)
@@ -562,7 +619,7 @@ void parse_port(const std::string &argument, Options &options)
 Options parse_command_line(int argc, char **argv)
 {
 	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help,
-	       o_version, o_switches, o_switch, o_cable, o_wire_truth };
+	       o_version, o_switches, o_switch, o_cable, o_wire_truth, o_idle_skip, o_write, o_threads };
 	static const struct option long_options[] = {
 		{"port", required_argument, nullptr, o_port},
 		{"cpu-rate", required_argument, nullptr, o_cpu_rate},
@@ -578,6 +635,9 @@ Options parse_command_line(int argc, char **argv)
 		{"switch", required_argument, nullptr, o_switch},
 		{"cable", required_argument, nullptr, o_cable},
 		{"wire-truth", required_argument, nullptr, o_wire_truth},
+		{"idle-skip", required_argument, nullptr, o_idle_skip},
+		{"write", required_argument, nullptr, o_write},
+		{"threads", required_argument, nullptr, o_threads},
 		{nullptr, 0, nullptr, 0},
 	};
 	Options options;
@@ -645,6 +705,27 @@ Options parse_command_line(int argc, char **argv)
 				throw UsageError("--wire-truth: empty path");
 			options.wire_truth_path = value;
 			break;
+		case o_write:
+			parse_write(value, options);
+			break;
+		case o_threads: {
+			uint64_t n;
+			if (!parse_unsigned(value, n) || n < 1 || n > maximum_switches)
+				throw UsageError("--threads '" + value + "' is not a number of threads 1.." +
+						 std::to_string(maximum_switches));
+			options.threads = (unsigned)n;
+			break;
+		}
+		case o_idle_skip:
+			if (value == "on")
+				options.idle_skip = Options::IdleSkipMode::on;
+			else if (value == "off")
+				options.idle_skip = Options::IdleSkipMode::off;
+			else if (value == "check")
+				options.idle_skip = Options::IdleSkipMode::check;
+			else
+				throw UsageError("--idle-skip '" + value + "' is not on, off or check");
+			break;
 		case o_help:
 			usage(stdout);
 			exit(0);
@@ -697,11 +778,6 @@ private:
 // The wire truth file: every frame's first bit on every MAC port's wire, in true time and as
 // the switch's own time-of-day clock read it then.
 
-struct TimeOfDay {
-	uint64_t seconds = 0;
-	uint32_t nanoseconds = 0, fraction = 0;
-};
-
 // The core's stamps of a frame out of a MAC port, in its first word's handshake clock:
 // m_axis_tx_timestamp, m_axis_rx_timestamp (and valid), m_axis_residence_time.
 struct HardwareStamps {
@@ -728,30 +804,62 @@ public:
 			fclose(file_);
 	}
 	// `hw`: the core's stamps of a frame leaving the port (tx lines; null on rx lines).
-	void record(unsigned switch_index, unsigned port, WireDirection direction, uint64_t time_ps,
-		    uint64_t cycle, const TimeOfDay &tod, const std::vector<uint8_t> &bytes,
+	// `step_fs`: the true time of the clock edge of the switch's step that records it.
+	void record(unsigned switch_index, uint64_t step_fs, unsigned port, WireDirection direction,
+		    uint64_t time_ps, uint64_t cycle, const TimeOfDay &tod, const std::vector<uint8_t> &bytes,
 		    const HardwareStamps *hw)
 	{
 		// FNV-1a over the frame as the wire carried it: the same frame at both ends of a cable
 		uint64_t hash = 0xcbf29ce484222325u;
 		for (uint8_t b : bytes)
 			hash = (hash ^ b) * 0x100000001b3u;
-		fprintf(file_, "%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%zu,%016" PRIx64,
-			switch_index, port, direction == WireDirection::transmit ? "tx" : "rx", time_ps,
-			cycle, tod.seconds, tod.nanoseconds, tod.fraction, bytes.size(), hash);
+		char line[256];
+		int n = snprintf(line, sizeof line, "%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%zu,%016" PRIx64,
+				 switch_index, port, direction == WireDirection::transmit ? "tx" : "rx", time_ps,
+				 cycle, tod.seconds, tod.nanoseconds, tod.fraction, bytes.size(), hash);
 		if (hw == nullptr)
-			fputs(",,,,,\n", file_);
+			snprintf(line + n, sizeof line - n, ",,,,,\n");
 		else if (!hw->rx_valid)
-			fprintf(file_, ",%" PRIu64 ",%u,,,\n", hw->tx >> 30, (unsigned)(hw->tx & 0x3fffffffu));
+			snprintf(line + n, sizeof line - n, ",%" PRIu64 ",%u,,,\n", hw->tx >> 30,
+				 (unsigned)(hw->tx & 0x3fffffffu));
 		else
-			fprintf(file_, ",%" PRIu64 ",%u,%" PRIu64 ",%u,%d\n", hw->tx >> 30,
-				(unsigned)(hw->tx & 0x3fffffffu), hw->rx >> 30,
-				(unsigned)(hw->rx & 0x3fffffffu), hw->residence);
-		lines_++;
+			snprintf(line + n, sizeof line - n, ",%" PRIu64 ",%u,%" PRIu64 ",%u,%d\n", hw->tx >> 30,
+				 (unsigned)(hw->tx & 0x3fffffffu), hw->rx >> 30, (unsigned)(hw->rx & 0x3fffffffu),
+				 hw->residence);
+		if (pending_.empty()) {
+			fputs(line, file_);
+			lines_++;
+		} else
+			pending_[switch_index].push_back(Pending{step_fs, line});
+	}
+
+	// While switches run on threads, each keeps its lines until write_pending(), which writes
+	// them in the order of a single thread's run: by the true time of the step that made
+	// them, then by switch (the order Network::next_switch() steps them in).
+	void buffer_per_switch(size_t switches) { pending_.assign(switches, {}); }
+	void write_pending()
+	{
+		struct Next {
+			uint64_t step_fs;
+			size_t switch_index, line;
+		};
+		std::vector<Next> all;
+		for (size_t k = 0; k < pending_.size(); k++)
+			for (size_t i = 0; i < pending_[k].size(); i++)
+				all.push_back(Next{pending_[k][i].step_fs, k, i});
+		std::stable_sort(all.begin(), all.end(), [](const Next &a, const Next &b) {
+			return a.step_fs != b.step_fs ? a.step_fs < b.step_fs : a.switch_index < b.switch_index;
+		});
+		for (const Next &n : all)
+			fputs(pending_[n.switch_index][n.line].text.c_str(), file_);
+		lines_ += all.size();
+		for (auto &lines : pending_)
+			lines.clear();
 	}
 	// False (and the reason on stderr) when the file could not be written whole.
 	bool close()
 	{
+		write_pending();
 		int status = fclose(file_);
 		file_ = nullptr;
 		if (status != 0)
@@ -762,8 +870,13 @@ public:
 	const std::string &path() const { return path_; }
 
 private:
+	struct Pending {
+		uint64_t step_fs;
+		std::string text;
+	};
 	std::string path_;
 	FILE *file_ = nullptr;
+	std::vector<std::vector<Pending>> pending_; // empty: lines go straight to the file
 	uint64_t lines_ = 0;
 };
 
@@ -824,6 +937,11 @@ struct SwitchSimulation {
 	std::unique_ptr<VerilatedFstC> trace;
 #endif
 	uint64_t trace_time_ps = 0;
+	IdleSkip idle{*dut.rootp};
+	uint64_t skips = 0, skipped_clocks = 0;
+	// Clocks since a word last entered or left the core, a queue held one or the register bus
+	// was busy: after IdleSkip::settle_clocks of them, whatever entered has left or was dropped
+	uint64_t quiet_clocks = 0;
 
 	SwitchSimulation(const Options &o, unsigned k)
 		: options(o), switch_options(o.switches[k]), index(k)
@@ -1057,7 +1175,8 @@ struct SwitchSimulation {
 					       ", now " + std::to_string(cycle) + ")");
 		const TimeOfDay &tod = tod_history[at % tod_history_size];
 		if (wire_truth)
-			wire_truth->record(index, port, direction, ps, at, tod, bytes,
+			wire_truth->record(index, timebase ? timebase->edge_fs(cycle) : cycle * clock_period_ps * 1000,
+					   port, direction, ps, at, tod, bytes,
 					   direction == WireDirection::transmit ? &transmit_stamps[port] : nullptr);
 		WireStamp stamp;
 		stamp.valid = true;
@@ -1101,6 +1220,10 @@ struct SwitchSimulation {
 	// One clock. Returns true when anything moved on a stream port.
 	bool step()
 	{
+		// A counter's event in this clock (a flush timeout, a tick) starts work inside the core
+		// that the ports see only later: wait for it to settle again before skipping
+		if (quiet_clocks >= IdleSkip::settle_clocks && idle.clocks_until_event() == 0)
+			quiet_clocks = 0;
 		AxiStreamWord offered[port_count];
 		uint8_t valid = 0, last = 0, ready = 0, stamp_valid = 0;
 		uint64_t keep = 0;
@@ -1183,7 +1306,148 @@ struct SwitchSimulation {
 			}
 		}
 		cycle++;
-		return valid || dut.m_axis_tvalid || occupied;
+		bool active = valid || dut.m_axis_tvalid || occupied;
+		quiet_clocks = active || bus.in_flight() ? 0 : quiet_clocks + 1;
+		return active;
+	}
+
+	// The first clock whose edge is at or after true time `fs` (femtoseconds; network only).
+	uint64_t first_cycle_at_or_after_fs(uint64_t fs) const
+	{
+		uint64_t c = timebase->cycle_at_ps(fs / 1000);
+		while (timebase->edge_fs(c) < fs)
+			c++;
+		while (c > 0 && timebase->edge_fs(c - 1) >= fs)
+			c--;
+		return c;
+	}
+
+	// Clocks up to (not including) the first edge at or after true time `end_fs`, skipping
+	// idle ones (a network's switch on its own thread, Network::run_on_threads()).
+	void run_until_fs(uint64_t end_fs)
+	{
+		while (timebase->edge_fs(cycle) < end_fs) {
+			if (!last_active && options.idle_skip != Options::IdleSkipMode::off && quiescent()) {
+				uint64_t until = std::min(next_event_cycle(), first_cycle_at_or_after_fs(end_fs));
+				if (until >= cycle + 16) {
+					skip_to(until);
+					last_active = true; // a step follows before the next skip
+					continue;
+				}
+			}
+			last_active = step();
+		}
+	}
+	bool last_active = true;
+
+	// The first clock whose edge is at or after true time `ps`.
+	uint64_t first_cycle_at_or_after(uint64_t ps) const
+	{
+		if (!timebase)
+			return (ps + clock_period_ps - 1) / clock_period_ps;
+		uint64_t c = timebase->cycle_at_ps(ps);
+		return timebase->edge_ps(c) >= ps ? c : c + 1;
+	}
+
+	// True when nothing is in flight in this switch or on its wires: no frame being received
+	// or sent by a MAC model, none in the core, no register access. The MAC models' next
+	// frames may be scheduled (next_event_cycle() stops before them).
+	bool quiescent() const
+	{
+		for (unsigned p = 0; p < port_count; p++) {
+			if (macs[p]->receive_next_event_ps() == 0 || !macs[p]->transmit_idle(cycle))
+				return false;
+			if (cable_in[p] && !cable_in[p]->empty())
+				return false;
+		}
+		for (unsigned q = 0; q < port_count; q++)
+			if (occupancy_now[q] != 0)
+				return false;
+		// A connected client works in wall-clock time (it may poll the time until a clock, then
+		// read): while one is connected, the simulation keeps its pace
+		if (bus.in_flight() || (server && server->client_count() != 0))
+			return false;
+		return quiet_clocks >= IdleSkip::settle_clocks && idle.quiescent();
+	}
+
+	// For a quiescent switch: the first clock from now that must be clocked, because something
+	// happens in it or soon after (a frame's first bit on a receive wire, a counter of the
+	// core reaching its event, a poll of the register socket or of a TAP interface).
+	uint64_t next_event_cycle() const
+	{
+		uint64_t until = UINT64_MAX;
+		uint64_t design = idle.clocks_until_event();
+		if (design != UINT64_MAX)
+			until = cycle + design;
+		bool live = server != nullptr;
+		for (unsigned p = 0; p < port_count; p++) {
+			live |= taps[p] != nullptr;
+			uint64_t ps = macs[p]->receive_next_event_ps();
+			if (ps != UINT64_MAX) {
+				// The clock of the first bit and the one before it are clocked: the RX stamp
+				// reads the time of day there (record_wire)
+				uint64_t first = first_cycle_at_or_after(ps);
+				until = std::min(until, first > 2 ? first - 2 : 0);
+			}
+		}
+		// The socket and the TAP interfaces are polled when the clock count is a multiple of
+		// the poll interval; the skip ends there and the poll follows it.
+		if (live)
+			until = std::min(until, (cycle | (server_poll_interval - 1)) + 1);
+		return std::max(until, cycle);
+	}
+
+	// Skips clocks cycle .. until - 1 of a quiescent switch in one step (sim/idle_skip.h); with
+	// --idle-skip=check, also clocks them and compares the model after both.
+	void skip_to(uint64_t until)
+	{
+		uint64_t clocks = until - cycle;
+		TimeOfDay before = time_of_day();
+		if (options.idle_skip == Options::IdleSkipMode::check) {
+			ModelState start = ModelState::of(*dut.rootp);
+			idle.advance(clocks);
+			ModelState skipped = ModelState::of(*dut.rootp);
+			start.restore(*dut.rootp);
+			std::vector<TimeOfDay> history;
+			for (uint64_t c = cycle; c < until; c++)
+				history.push_back(advance_time_of_day(before, idle.trim(), c - cycle + 1));
+			uint64_t from = cycle;
+			while (cycle < until)
+				step();
+			ModelState clocked = ModelState::of(*dut.rootp);
+			std::vector<std::string> differ = ModelState::differences(*dut.rootp, skipped, clocked);
+			// (the history keeps the last tod_history_size clocks)
+			for (uint64_t c = std::max(from, until - std::min(until, tod_history_size));
+			     c < until && differ.empty(); c++) {
+				const TimeOfDay &a = history[c - from], &b = tod_history[c % tod_history_size];
+				if (a.seconds != b.seconds || a.nanoseconds != b.nanoseconds || a.fraction != b.fraction)
+					differ.push_back("time of day after clock " + std::to_string(c) + " (" +
+							 std::to_string(a.seconds) + " s " + std::to_string(a.nanoseconds) +
+							 " ns skipped, " + std::to_string(b.seconds) + " s " +
+							 std::to_string(b.nanoseconds) + " ns clocked)");
+			}
+			if (!differ.empty()) {
+				std::string names;
+				for (const std::string &name : differ)
+					names += " " + name;
+				throw std::logic_error("switch " + std::to_string(index) + ": idle skip of " +
+						       std::to_string(clocks) + " clocks from clock " +
+						       std::to_string(from) + " differs from clocking them:" + names);
+			}
+		} else {
+			idle.advance(clocks);
+			// The time of day of the skipped clocks that the history keeps
+			uint64_t first = clocks > tod_history_size ? until - tod_history_size : cycle;
+			TimeOfDay t = advance_time_of_day(before, idle.trim(), first - cycle);
+			for (uint64_t c = first; c < until; c++) {
+				step_time_of_day(t, idle.trim());
+				tod_history[c % tod_history_size] = t;
+			}
+			cycle = until;
+			trace_time_ps += clocks * clock_period_ps;
+		}
+		skips++;
+		skipped_clocks += clocks;
 	}
 
 	void poll_server()
@@ -1292,6 +1556,38 @@ struct Network {
 	}
 	void step_once() { step(next_switch()); }
 
+	// When every switch is quiescent (idle_skip.h) and its cables are empty, skips every switch
+	// to just before the first thing that will happen in any of them, at most to true time
+	// `limit_ps`. Skips of fewer than `minimum_skip` clocks are not worth their cost. Returns
+	// true when it skipped.
+	static constexpr uint64_t minimum_skip = 16;
+	bool skip_idle(uint64_t limit_ps)
+	{
+		if (options.idle_skip == Options::IdleSkipMode::off)
+			return false;
+		uint64_t horizon_ps = limit_ps;
+		for (auto &s : switches) {
+			if (!s->quiescent())
+				return false;
+			uint64_t until = s->next_event_cycle();
+			if (until < s->cycle + minimum_skip)
+				return false;
+			if (until != UINT64_MAX)
+				horizon_ps = std::min(horizon_ps, s->time_ps(until));
+		}
+		bool skipped = false;
+		for (auto &s : switches) {
+			uint64_t until = std::min(s->next_event_cycle(), s->first_cycle_at_or_after(horizon_ps));
+			if (until > s->cycle) {
+				s->skip_to(until);
+				if (s->timebase)
+					next_edge_fs[s->index] = s->timebase->edge_fs(s->cycle);
+				skipped = true;
+			}
+		}
+		return skipped;
+	}
+
 	// A blocking register access of switch `s`, the network running meanwhile (the register
 	// server is gone by then, or not yet polled).
 	bool access(SwitchSimulation &s, bool is_write, uint32_t address, uint32_t value_in, uint32_t &value_out)
@@ -1375,6 +1671,113 @@ struct Network {
 		if (options.network())
 			for (auto &s : switches)
 				set_time_of_day(*s);
+		// --write: the low word first; a 48- or 64-bit register's high word commits it
+		for (const RegisterWrite &w : options.writes) {
+			write(*switches[w.switch_index], w.address, (uint32_t)w.value);
+			if (w.width > 32)
+				write(*switches[w.switch_index], w.address + 4, (uint32_t)(w.value >> 32));
+		}
+	}
+
+	// The network on `threads` threads, each running its share of the switches, up to true
+	// time `limit_ps`. They run in windows of true time as long as the shortest cable's delay
+	// (the look-ahead): in a window each switch runs on its own up to the window's end, since a
+	// frame sent in it cannot reach the far switch before that end (cable_wire.h); between
+	// windows the frames sent are delivered to the cables and the wire truth lines written in
+	// a single thread's order. The results are those of one thread, byte for byte.
+	// The shortest cable's delay (no cable: 1 ms, to look at the signals now and then).
+	uint64_t lookahead_ps() const
+	{
+		uint64_t lookahead = 1000000000;
+		for (const CableOptions &cable : options.cables)
+			lookahead = std::min(lookahead, cable.delay_ps);
+		return lookahead;
+	}
+
+	void run_on_threads(unsigned threads, uint64_t limit_ps)
+	{
+		const uint64_t lookahead_fs = lookahead_ps() * 1000;
+		const uint64_t limit_fs = limit_ps * 1000;
+		if (wire_truth)
+			wire_truth->buffer_per_switch(switches.size());
+
+		std::mutex mutex;
+		std::condition_variable start, done;
+		uint64_t generation = 0, window_end_fs = 0;
+		unsigned running = 0;
+		bool finished = false;
+		std::exception_ptr failure;
+		auto run_share = [&](unsigned worker, uint64_t end_fs) {
+			try {
+				for (size_t k = worker; k < switches.size(); k += threads)
+					switches[k]->run_until_fs(end_fs);
+			} catch (...) {
+				std::lock_guard<std::mutex> lock(mutex);
+				if (!failure)
+					failure = std::current_exception();
+			}
+		};
+		std::vector<std::thread> workers;
+		for (unsigned w = 1; w < threads; w++)
+			workers.emplace_back([&, w] {
+				uint64_t seen = 0;
+				for (;;) {
+					uint64_t end_fs;
+					{
+						std::unique_lock<std::mutex> lock(mutex);
+						start.wait(lock, [&] { return finished || generation != seen; });
+						if (finished)
+							return;
+						seen = generation;
+						end_fs = window_end_fs;
+					}
+					run_share(w, end_fs);
+					std::lock_guard<std::mutex> lock(mutex);
+					if (--running == 0)
+						done.notify_one();
+				}
+			});
+		for (;;) {
+			uint64_t now_fs = UINT64_MAX;
+			for (auto &s : switches)
+				now_fs = std::min(now_fs, s->timebase->edge_fs(s->cycle));
+			if (now_fs >= limit_fs || stop_signal || failure)
+				break;
+			uint64_t end_fs = now_fs + std::min(lookahead_fs, limit_fs - now_fs);
+			for (auto &cable : cable_wires)
+				cable->set_window_end(end_fs / 1000);
+			{
+				std::lock_guard<std::mutex> lock(mutex);
+				window_end_fs = end_fs;
+				running = threads - 1;
+				generation++;
+			}
+			start.notify_all();
+			run_share(0, end_fs);
+			{
+				std::unique_lock<std::mutex> lock(mutex);
+				done.wait(lock, [&] { return running == 0; });
+			}
+			for (auto &cable : cable_wires)
+				cable->deliver();
+			if (wire_truth)
+				wire_truth->write_pending();
+		}
+		{
+			std::lock_guard<std::mutex> lock(mutex);
+			finished = true;
+		}
+		start.notify_all();
+		for (std::thread &t : workers)
+			t.join();
+		for (auto &cable : cable_wires)
+			cable->set_window_end(0);
+		if (wire_truth)
+			wire_truth->buffer_per_switch(0);
+		for (auto &s : switches)
+			next_edge_fs[s->index] = s->timebase->edge_fs(s->cycle);
+		if (failure)
+			std::rethrow_exception(failure);
 	}
 
 	// Every switch's traffic starts at the same true time: the latest clock edge any of them
@@ -1573,6 +1976,31 @@ void print_switch_summary(const Options &options, SwitchSimulation &s, const Net
 		printf("register bus: %" PRIu64 " timeouts\n", s.bus.timeouts());
 }
 
+// How many threads the run's switches get (Network::run_on_threads), and why only one.
+unsigned thread_count(const Options &options, std::string &why_one)
+{
+	unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+	unsigned wanted = options.threads ? options.threads : std::min(options.switch_count, cores);
+	wanted = std::min(wanted, options.switch_count);
+	if (options.switch_count < 2)
+		why_one = "one switch";
+	else if (!options.have_duration)
+		why_one = "no --duration (the end of a run without one is decided clock by clock)";
+	else if (options.wait || !options.trace_path.empty())
+		why_one = options.wait ? "--wait" : "--trace";
+	for (unsigned k = 0; k < options.switch_count && why_one.empty(); k++) {
+		if (!options.switches[k].socket_path.empty())
+			why_one = "a register socket (it is served between clocks)";
+		for (unsigned p = 0; p < port_count; p++)
+			if (!options.switches[k].ports[p].tap_name.empty())
+				why_one = "a TAP port (the host's frames come between clocks)";
+	}
+	for (const CableOptions &cable : options.cables)
+		if (cable.delay_ps == 0 && why_one.empty())
+			why_one = "a cable without delay (no look-ahead between its switches)";
+	return why_one.empty() ? wanted : 1;
+}
+
 int run(const Options &options)
 {
 	auto network_owner = std::make_unique<Network>(options);
@@ -1615,15 +2043,46 @@ int run(const Options &options)
 		fprintf(stderr, "%s: waiting for `start` on %s\n", program,
 			network ? "any switch's socket" : first_socket.c_str());
 
+	std::string why_one_thread;
+	const unsigned threads = thread_count(options, why_one_thread);
+	if (options.threads > 1 && threads == 1)
+		fprintf(stderr, "%s: --threads %u: running on one thread: %s\n", program, options.threads,
+			why_one_thread.c_str());
+
 	auto wall_start = std::chrono::steady_clock::now();
 	uint64_t quiet = 0;
 	const uint64_t enough_quiet = quiet_cycles_to_stop * net.switches.size();
 	const uint64_t duration_ps = options.duration_cycles * clock_period_ps;
 	const char *end_reason = "inputs exhausted, queues drained";
-	for (;;) {
+	const bool stop_when_quiet = !options.have_duration && !serve_forever;
+	bool active = true;
+	if (threads > 1) {
+		net.run_on_threads(threads, net.traffic_start_ps + duration_ps);
+		if (stop_signal)
+			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
+		else
+			end_reason = "duration reached";
+	}
+	while (threads == 1) {
 		if (stop_signal) {
 			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
 			break;
+		}
+		// Idle clocks in one step, up to the end of the run. Not when the run is counting its
+		// last quiet clocks (nothing would end the skip).
+		if (!active && !(stop_when_quiet && net.traffic_started && net.all_drained())) {
+			uint64_t limit_ps = options.have_duration && net.traffic_started
+					    ? net.traffic_start_ps + duration_ps : UINT64_MAX;
+			if (net.skip_idle(limit_ps)) {
+				for (auto &skipped : net.switches)
+					if (skipped->server && (skipped->cycle & (server_poll_interval - 1)) == 0) {
+						skipped->poll_server();
+						if (!net.traffic_started && skipped->server->start_requested())
+							net.start_traffic();
+					}
+				active = true; // a step follows before the next skip
+				continue;
+			}
 		}
 		SwitchSimulation &s = net.next_switch();
 		// With --wait the duration counts from `start`: the idle clocks before it are set-up
@@ -1632,13 +2091,13 @@ int run(const Options &options)
 			end_reason = "duration reached";
 			break;
 		}
-		bool active = net.step(s);
+		active = net.step(s);
 		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() || s.server->backend_operation_in_flight())) {
 			s.poll_server();
 			if (!net.traffic_started && s.server->start_requested())
 				net.start_traffic();
 		}
-		if (!options.have_duration && !serve_forever && net.traffic_started) {
+		if (stop_when_quiet && net.traffic_started) {
 			if (active || !s.all_drained())
 				quiet = 0;
 			else if (++quiet >= enough_quiet)
@@ -1712,6 +2171,9 @@ int run(const Options &options)
 		       "%.0f clocks/s\n",
 		       format_ns(run_cycles[0]).c_str(), run_cycles[0], s.traffic_start_cycle, wall_seconds,
 		       wall_seconds > 0 ? run_cycles[0] / wall_seconds : 0.0);
+		if (s.skipped_clocks)
+			printf("idle clocks skipped: %" PRIu64 " in %" PRIu64 " steps%s\n", s.skipped_clocks, s.skips,
+			       options.idle_skip == Options::IdleSkipMode::check ? " (each checked against clocking them)" : "");
 		print_switch_summary(options, s, endings[0], net.complete, end_cycles[0], counters[0],
 				     queues[0].data());
 	} else {
@@ -1721,6 +2183,9 @@ int run(const Options &options)
 		       format_ps(run_true_ps).c_str(),
 		       all_cycles, format_ps(net.traffic_start_ps).c_str(), wall_seconds,
 		       wall_seconds > 0 ? all_cycles / wall_seconds : 0.0);
+		if (threads > 1)
+			printf("threads: %u, in windows of %s of true time\n", threads,
+			       format_ps(net.lookahead_ps()).c_str());
 		if (net.wire_truth)
 			printf("wire truth: %" PRIu64 " lines in %s\n", wire_truth_lines,
 			       options.wire_truth_path.c_str());
@@ -1734,6 +2199,10 @@ int run(const Options &options)
 			       "%.0f clocks/s\n",
 			       format_ps(s->time_ps(run_cycles[k])).c_str(), run_cycles[k], s->traffic_start_cycle,
 			       wall_seconds, wall_seconds > 0 ? run_cycles[k] / wall_seconds : 0.0);
+			if (s->skipped_clocks)
+				printf("idle clocks skipped: %" PRIu64 " in %" PRIu64 " steps%s\n", s->skipped_clocks,
+				       s->skips, options.idle_skip == Options::IdleSkipMode::check
+				       ? " (each checked against clocking them)" : "");
 			print_switch_summary(options, *s, endings[k], net.complete, end_cycles[k], counters[k],
 					     queues[k].data());
 		}

@@ -70,11 +70,14 @@ TimeOfDay IdleSkip::time_of_day() const
 bool IdleSkip::quiescent() const
 {
 	// The flow table neither clearing nor looking up, nothing asked of it and no record waiting
-	// for it (records wait while it clears, 2048 clocks after reset: longer than the settling
-	// the simulator waits for), the IPFIX exporter not sending (its waiting events and their
-	// timeout are counted in clocks_until_event())
+	// for it, in its FIFO or held at a port (records wait while it clears, 2048 clocks after
+	// reset: longer than the settling the simulator waits for, which counts from here), the
+	// IPFIX exporter not sending (its waiting events and their timeout are counted in
+	// clocks_until_event())
 	if (CORE(flowlat_inst__DOT__core_inst__DOT__table___DOT__state) != flowlat_table_idle ||
-	    !CORE(flowlat_inst__DOT__core_inst__DOT__record_fifo__DOT__empty) ||
+	    CORE(flowlat_inst__DOT__core_inst__DOT__held) ||
+	    CORE(flowlat_inst__DOT__core_inst__DOT__record_fifo__DOT__read_index) !=
+		    CORE(flowlat_inst__DOT__core_inst__DOT__record_fifo__DOT__write_index) ||
 	    CORE(flowlat_inst__DOT__was_clearing) ||
 	    CORE(flowlat_inst__DOT__core_inst__DOT__table___DOT__clear_pending) ||
 	    CORE(flowlat_inst__DOT__core_inst__DOT__table___DOT__lookup_pending) ||

@@ -56,8 +56,10 @@ public:
 	// pipelines, the stat path, the engines) is far shorter.
 	static constexpr uint64_t settle_clocks = 256;
 
-	// True when nothing is in flight in the core: every clock until the next event only moves
-	// the free-running counters.
+	// True when none of the core's engines that can hold work without a word moving on its
+	// ports (the flow-latency monitor's table, which clears for 2048 clocks while records wait,
+	// and its IPFIX exporter) is busy. With settle_clocks clocks of quiet ports since it last
+	// was, every clock until the next event only moves the free-running counters.
 	bool quiescent() const;
 	// How many clocks from now are only counting (at least 0); UINT64_MAX: none ends it.
 	uint64_t clocks_until_event() const;

@@ -97,6 +97,7 @@ public:
 	// may be null (no input: the receive side stays idle; no output: frames are counted and
 	// discarded).
 	void set_frame_source(FrameSource *source) { source_ = source; }
+	FrameSource *frame_source() const { return source_; }
 	void set_frame_sink(FrameSink *sink) { sink_ = sink; }
 	// Where the frames delivered into the switch go (not owned; null: nowhere).
 	void set_receive_sink(FrameSink *sink) { receive_sink_ = sink; }

@@ -16,7 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <condition_variable>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -62,6 +62,7 @@ constexpr uint64_t clock_period_ps = 8000;
 constexpr unsigned reset_cycles = 8;
 constexpr uint64_t quiet_cycles_to_stop = 1000;
 constexpr uint64_t server_poll_interval = 256; // clocks between socket polls (power of 2)
+constexpr uint64_t minimum_skip = 16; // idle clocks worth a skip (one costs about a clock)
 
 const char *program = "pktstats-sim";
 
@@ -616,6 +617,17 @@ void parse_port(const std::string &argument, Options &options)
 		fail("on= and off= go together");
 }
 
+Options::IdleSkipMode parse_idle_skip(const std::string &value, const char *what)
+{
+	if (value == "on")
+		return Options::IdleSkipMode::on;
+	if (value == "off")
+		return Options::IdleSkipMode::off;
+	if (value == "check")
+		return Options::IdleSkipMode::check;
+	throw UsageError(std::string(what) + " '" + value + "' is not on, off or check");
+}
+
 Options parse_command_line(int argc, char **argv)
 {
 	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help,
@@ -641,6 +653,10 @@ Options parse_command_line(int argc, char **argv)
 		{nullptr, 0, nullptr, 0},
 	};
 	Options options;
+	// The default, for developers: PKTSTATS_SIM_IDLE_SKIP=check make test checks every skip of
+	// every simulator run of the suite
+	if (const char *mode = getenv("PKTSTATS_SIM_IDLE_SKIP"))
+		options.idle_skip = parse_idle_skip(mode, "PKTSTATS_SIM_IDLE_SKIP");
 	opterr = 0;
 	for (;;) {
 		int previous = optind;
@@ -717,14 +733,7 @@ Options parse_command_line(int argc, char **argv)
 			break;
 		}
 		case o_idle_skip:
-			if (value == "on")
-				options.idle_skip = Options::IdleSkipMode::on;
-			else if (value == "off")
-				options.idle_skip = Options::IdleSkipMode::off;
-			else if (value == "check")
-				options.idle_skip = Options::IdleSkipMode::check;
-			else
-				throw UsageError("--idle-skip '" + value + "' is not on, off or check");
+			options.idle_skip = parse_idle_skip(value, "--idle-skip");
 			break;
 		case o_help:
 			usage(stdout);
@@ -939,8 +948,9 @@ struct SwitchSimulation {
 	uint64_t trace_time_ps = 0;
 	IdleSkip idle{*dut.rootp};
 	uint64_t skips = 0, skipped_clocks = 0;
-	// Clocks since a word last entered or left the core, a queue held one or the register bus
-	// was busy: after IdleSkip::settle_clocks of them, whatever entered has left or was dropped
+	// Clocks since a word last entered or left the core, a queue held one, the register bus or
+	// an engine was busy (IdleSkip::quiescent()): after IdleSkip::settle_clocks of them,
+	// whatever entered has left or was dropped
 	uint64_t quiet_clocks = 0;
 
 	SwitchSimulation(const Options &o, unsigned k)
@@ -1307,7 +1317,7 @@ struct SwitchSimulation {
 		}
 		cycle++;
 		bool active = valid || dut.m_axis_tvalid || occupied;
-		quiet_clocks = active || bus.in_flight() ? 0 : quiet_clocks + 1;
+		quiet_clocks = active || bus.in_flight() || !idle.quiescent() ? 0 : quiet_clocks + 1;
 		return active;
 	}
 
@@ -1329,7 +1339,7 @@ struct SwitchSimulation {
 		while (timebase->edge_fs(cycle) < end_fs) {
 			if (!last_active && options.idle_skip != Options::IdleSkipMode::off && quiescent()) {
 				uint64_t until = std::min(next_event_cycle(), first_cycle_at_or_after_fs(end_fs));
-				if (until >= cycle + 16) {
+				if (until >= cycle + minimum_skip) {
 					skip_to(until);
 					last_active = true; // a step follows before the next skip
 					continue;
@@ -1411,9 +1421,22 @@ struct SwitchSimulation {
 			std::vector<TimeOfDay> history;
 			for (uint64_t c = cycle; c < until; c++)
 				history.push_back(advance_time_of_day(before, idle.trim(), c - cycle + 1));
+			// The skip assumed no input from live sources: a TAP's host frames, which come in
+			// wall-clock time, wait until after the replay as they wait until after the skip
+			FrameSource *live[port_count] = {};
+			for (unsigned p = 0; p < port_count; p++) {
+				FrameSource *source = macs[p]->frame_source();
+				if (source && source->live()) {
+					live[p] = source;
+					macs[p]->set_frame_source(nullptr);
+				}
+			}
 			uint64_t from = cycle;
 			while (cycle < until)
 				step();
+			for (unsigned p = 0; p < port_count; p++)
+				if (live[p])
+					macs[p]->set_frame_source(live[p]);
 			ModelState clocked = ModelState::of(*dut.rootp);
 			std::vector<std::string> differ = ModelState::differences(*dut.rootp, skipped, clocked);
 			// (the history keeps the last tod_history_size clocks)
@@ -1558,9 +1581,7 @@ struct Network {
 
 	// When every switch is quiescent (idle_skip.h) and its cables are empty, skips every switch
 	// to just before the first thing that will happen in any of them, at most to true time
-	// `limit_ps`. Skips of fewer than `minimum_skip` clocks are not worth their cost. Returns
-	// true when it skipped.
-	static constexpr uint64_t minimum_skip = 16;
+	// `limit_ps`. Returns true when it skipped.
 	bool skip_idle(uint64_t limit_ps)
 	{
 		if (options.idle_skip == Options::IdleSkipMode::off)
@@ -1679,12 +1700,6 @@ struct Network {
 		}
 	}
 
-	// The network on `threads` threads, each running its share of the switches, up to true
-	// time `limit_ps`. They run in windows of true time as long as the shortest cable's delay
-	// (the look-ahead): in a window each switch runs on its own up to the window's end, since a
-	// frame sent in it cannot reach the far switch before that end (cable_wire.h); between
-	// windows the frames sent are delivered to the cables and the wire truth lines written in
-	// a single thread's order. The results are those of one thread, byte for byte.
 	// The shortest cable's delay (no cable: 1 ms, to look at the signals now and then).
 	uint64_t lookahead_ps() const
 	{
@@ -1694,6 +1709,12 @@ struct Network {
 		return lookahead;
 	}
 
+	// The network on `threads` threads, each running its share of the switches, up to true
+	// time `limit_ps`. They run in windows of true time as long as the shortest cable's delay
+	// (the look-ahead): in a window each switch runs on its own up to the window's end, since a
+	// frame sent in it cannot reach the far switch before that end (cable_wire.h); between
+	// windows the frames sent are delivered to the cables and the wire truth lines written in
+	// a single thread's order. The results are those of one thread, byte for byte.
 	void run_on_threads(unsigned threads, uint64_t limit_ps)
 	{
 		const uint64_t lookahead_fs = lookahead_ps() * 1000;
@@ -1701,18 +1722,25 @@ struct Network {
 		if (wire_truth)
 			wire_truth->buffer_per_switch(switches.size());
 
-		std::mutex mutex;
-		std::condition_variable start, done;
-		uint64_t generation = 0, window_end_fs = 0;
-		unsigned running = 0;
-		bool finished = false;
+		// The threads meet at the end of each window by spinning (a window is a few hundred
+		// clocks, a sleep and a wake-up would cost a good part of it); they yield the core
+		// after a while, for runs with more threads than cores.
+		std::atomic<uint64_t> generation{0}, window_end_fs{0};
+		std::atomic<unsigned> done{0};
+		std::atomic<bool> finished{false};
+		auto wait_until = [](auto condition) {
+			for (unsigned spins = 0; !condition(); spins++)
+				if (spins > 2000)
+					std::this_thread::yield();
+		};
+		std::mutex failure_mutex;
 		std::exception_ptr failure;
 		auto run_share = [&](unsigned worker, uint64_t end_fs) {
 			try {
 				for (size_t k = worker; k < switches.size(); k += threads)
 					switches[k]->run_until_fs(end_fs);
 			} catch (...) {
-				std::lock_guard<std::mutex> lock(mutex);
+				std::lock_guard<std::mutex> lock(failure_mutex);
 				if (!failure)
 					failure = std::current_exception();
 			}
@@ -1720,54 +1748,40 @@ struct Network {
 		std::vector<std::thread> workers;
 		for (unsigned w = 1; w < threads; w++)
 			workers.emplace_back([&, w] {
-				uint64_t seen = 0;
-				for (;;) {
-					uint64_t end_fs;
-					{
-						std::unique_lock<std::mutex> lock(mutex);
-						start.wait(lock, [&] { return finished || generation != seen; });
-						if (finished)
-							return;
-						seen = generation;
-						end_fs = window_end_fs;
-					}
-					run_share(w, end_fs);
-					std::lock_guard<std::mutex> lock(mutex);
-					if (--running == 0)
-						done.notify_one();
+				for (uint64_t seen = 0;;) {
+					wait_until([&] { return finished.load() || generation.load() != seen; });
+					if (finished.load())
+						return;
+					seen = generation.load();
+					run_share(w, window_end_fs.load());
+					done.fetch_add(1);
 				}
 			});
 		for (;;) {
 			uint64_t now_fs = UINT64_MAX;
 			for (auto &s : switches)
 				now_fs = std::min(now_fs, s->timebase->edge_fs(s->cycle));
-			if (now_fs >= limit_fs || stop_signal || failure)
+			bool failed;
+			{
+				std::lock_guard<std::mutex> lock(failure_mutex);
+				failed = failure != nullptr;
+			}
+			if (now_fs >= limit_fs || stop_signal || failed)
 				break;
 			uint64_t end_fs = now_fs + std::min(lookahead_fs, limit_fs - now_fs);
 			for (auto &cable : cable_wires)
 				cable->set_window_end(end_fs / 1000);
-			{
-				std::lock_guard<std::mutex> lock(mutex);
-				window_end_fs = end_fs;
-				running = threads - 1;
-				generation++;
-			}
-			start.notify_all();
+			window_end_fs.store(end_fs);
+			done.store(0);
+			generation.fetch_add(1);
 			run_share(0, end_fs);
-			{
-				std::unique_lock<std::mutex> lock(mutex);
-				done.wait(lock, [&] { return running == 0; });
-			}
+			wait_until([&] { return done.load() == threads - 1; });
 			for (auto &cable : cable_wires)
 				cable->deliver();
 			if (wire_truth)
 				wire_truth->write_pending();
 		}
-		{
-			std::lock_guard<std::mutex> lock(mutex);
-			finished = true;
-		}
-		start.notify_all();
+		finished.store(true);
 		for (std::thread &t : workers)
 			t.join();
 		for (auto &cable : cable_wires)

@@ -252,7 +252,8 @@ def ageing(tap, simulator, base):
             "--port", "1:in=to0.pcap", "--port", "2:out=out2.pcap", "--duration", "2.6s"]
     started = time.monotonic()
     try:
-        result = subprocess.run([simulator] + args, cwd=work, capture_output=True, text=True, timeout=120)
+        result = subprocess.run([simulator, "--idle-skip=on"] + args, cwd=work, capture_output=True, text=True,
+                                timeout=120)
     except subprocess.TimeoutExpired:
         tap.point(False, "ageing: 2.6 s of simulated time within 120 s", "clocked, not skipped?")
         return

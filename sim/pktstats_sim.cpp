@@ -752,6 +752,9 @@ Options parse_command_line(int argc, char **argv)
 	if (optind < argc)
 		throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
 	check_network(options);
+	// A waveform shows every clock
+	if (!options.trace_path.empty())
+		options.idle_skip = Options::IdleSkipMode::off;
 	bool any_socket = false;
 	for (unsigned k = 0; k < options.switch_count; k++)
 		any_socket |= !options.switches[k].socket_path.empty();

@@ -5,12 +5,13 @@
 // When nothing is in flight in the core (no frame in a MAC FIFO, queue, engine or the stat path,
 // no register access), most of its state stands still; what moves are free-running counters:
 // the time-of-day clock (with its trim), the evcap timer, the open stat packet's age (its flush
-// timeout), the learning table's ageing tick, the flow-latency monitor's and the link-delay
-// engines' timers. For such a core, advance(n) sets every one of them to where n clocks would
-// have left it, computed in closed form, then lets Verilator recompute every combinational
-// signal from the new state (its settle region, as at time 0). clocks_until_event() says how
-// many clocks may be skipped before one of those counters makes something happen (a tick, a
-// timeout, a probe): that clock and the ones after it are clocked as usual.
+// timeout), the learning table's ageing tick, the flow-latency monitor's microsecond clocks and
+// its exporter's wait (the link-delay engines only answer frames: they have none). For such a
+// core, advance(n) sets every one of them to where n clocks would have left it, computed in
+// closed form, then lets Verilator recompute every combinational signal from the new state (its
+// settle region, as at time 0). clocks_until_event() says how many clocks may be skipped before
+// one of those counters makes something happen (a tick, a timeout, a template due): that clock
+// and the ones after it are clocked as usual.
 //
 // The core's inputs must stay idle over the skipped clocks: no frame offered, no register
 // access (the simulator checks this on its side). `pktstats-sim --idle-skip=check` proves every

@@ -13,7 +13,7 @@
  *                                commands, the exporter's headers
  *                            <-- status, now_us, the lookup's answer, counters <-- the pulses
  *
- * The registers are packed into flowlat_match's rule layout (128 bits a rule) and
+ * The registers are packed into flowlat_table's rule layout (128 bits a rule) and
  * flowlat_table's profile layout (128 bits a profile). The MTU register is taken as 200 when
  * below, 9000 when above. m_axis_tuser is control.export_ports, taken at a frame's first word
  * and held to its last, so that a frame goes out of one set of ports whatever software writes
@@ -494,7 +494,7 @@ flowlat_regs regs_inst (
 );
 
 // ---------------------------------------------------------------------------------------------
-// Rules (flowlat_match's layout) and profiles (flowlat_table's layout)
+// Rules and profiles (flowlat_table's layouts)
 
 reg [16*128-1:0] config_rules;
 reg [8*128-1:0]  config_profiles;

@@ -1,15 +1,30 @@
 /*
  * flowlat_table: the per-flow state of the flow-latency monitor and its events
  * (docs/flowlat.md). Takes one record per monitored frame (flowlat_tap's), finds its flow
- * group (flowlat_match), keeps the flow's state in a 4-way set-associative table in block
- * RAM and raises an event when the flow's latency profile says so:
+ * group (the first of 16 rules its 5-tuple and egress port match), keeps the flow's state in a
+ * 4-way set-associative table in block RAM and raises an event when the flow's latency profile
+ * says so:
  *
  *   record --> match (rule, profile) --> hash of the 5-tuple (CRC-32, low SET_BITS bits)
  *          --> read the set's 4 ways --> the flow's way, or a free one, or a stale one
  *          --> update: count, last and largest residence, last seen; the profile's test
  *          --> write the way back; an event to m_event
  *
- * Four clocks per record (IDLE, READ, COMPARE, UPDATE). Profiles (128 bits each, profile p in
+ * Four clocks per record (IDLE, READ, COMPARE, UPDATE). Rules (128 bits each, rule r in bits
+ * 128r+127 : 128r), tried in index order (rule 0 first):
+ *
+ *   [31:0]    src_ip        [37:32]   src_length   prefix length 0..32 (0: any source; above
+ *   [69:38]   dst_ip        [75:70]   dst_length   32 taken as 32; the same for destinations)
+ *   [83:76]   protocol      [84]      protocol_any
+ *   [100:85]  sport         [101]     sport_any
+ *   [117:102] dport         [118]     dport_any
+ *   [122:119] egress_ports  the MAC ports whose departures it watches (bit i: port i)
+ *   [125:123] profile       the latency profile of its flows
+ *   [126]     valid         [127] 0
+ *
+ * The match is computed in the clock that takes a record, inside the branch that uses it (the
+ * same logic as a combinational match beside the table; a simulator then evaluates it only
+ * for records, not in every clock). Profiles (128 bits each, profile p in
  * bits 128p+127 : 128p): high[31:0], low[63:32], min_interval_us[95:64], stateful[96] (ns,
  * signed comparisons with the residence time):
  *   - stateless (stateful 0): an ABSOLUTE event (kind 1) when the residence exceeds high, and
@@ -54,7 +69,7 @@ module flowlat_table #(
 
     // Configuration
     input  wire          config_enable,          // 0: records are taken and ignored
-    input  wire [16*128-1:0] config_rules,       // flowlat_match's rules
+    input  wire [16*128-1:0] config_rules,       // the rules, in the layout above
     input  wire [8*128-1:0]  config_profiles,
     input  wire [31:0]   config_idle_timeout_us,
 
@@ -174,24 +189,49 @@ reg  [222:0] record = 223'd0;
 reg  [3:0]   group = 4'd0;
 reg  [2:0]   profile = 3'd0;
 
-wire         match_hit;
-wire [3:0]   match_group;
-wire [2:0]   match_profile;
+// The rule match of a record: its src_ip [31:0], dst_ip [63:32], protocol [71:64], sport
+// [87:72], dport [103:88] and egress port [105:104]
+wire [105:0] match_fields = {s_record[108:107], s_record[103:0]};
 
-flowlat_match #(
-    .RULES(16)
-) match (
-    .rules(config_rules),
-    .src_ip(s_record[31:0]),
-    .dst_ip(s_record[63:32]),
-    .protocol(s_record[71:64]),
-    .sport(s_record[87:72]),
-    .dport(s_record[103:88]),
-    .egress(s_record[108:107]),
-    .hit(match_hit),
-    .group(match_group),
-    .profile(match_profile)
-);
+function [31:0] prefix_mask;
+    input [5:0] length;
+    prefix_mask = length == 6'd0 ? 32'd0 :
+                  length >= 6'd32 ? 32'hffffffff : ~(32'hffffffff >> length);
+endfunction
+
+// Bit r: rule r matches the record
+function [15:0] rules_matched;
+    input [16*128-1:0] rules;
+    input [105:0]      frame;
+    integer r;
+    begin
+        for (r = 0; r < 16; r = r + 1) begin
+            rules_matched[r] =
+                rules[128*r + 126] &&
+                ((frame[31:0] ^ rules[128*r +: 32]) & prefix_mask(rules[128*r + 32 +: 6])) == 32'd0 &&
+                ((frame[63:32] ^ rules[128*r + 38 +: 32]) & prefix_mask(rules[128*r + 70 +: 6])) == 32'd0 &&
+                (rules[128*r + 84] || frame[71:64] == rules[128*r + 76 +: 8]) &&
+                (rules[128*r + 101] || frame[87:72] == rules[128*r + 85 +: 16]) &&
+                (rules[128*r + 118] || frame[103:88] == rules[128*r + 102 +: 16]) &&
+                rules[128*r + 119 + {30'd0, frame[105:104]}];
+        end
+    end
+endfunction
+
+// The first rule in index order among `matched`: {its index, its profile} (0 when none)
+function [6:0] first_rule;
+    input [16*128-1:0] rules;
+    input [15:0]       matched;
+    integer r;
+    begin
+        first_rule = 7'd0;
+        for (r = 15; r >= 0; r = r - 1) begin
+            if (matched[r]) begin
+                first_rule = {r[3:0], rules[128*r + 123 +: 3]};
+            end
+        end
+    end
+endfunction
 
 assign s_record_ready = state == S_IDLE && !clear_pending && !lookup_pending;
 assign status_clearing = state == S_CLEAR;
@@ -330,13 +370,12 @@ always @(posedge clk) begin
             end else if (s_record_valid) begin
                 if (!config_enable) begin
                     // taken and ignored
-                end else if (!match_hit) begin
+                end else if (rules_matched(config_rules, match_fields) == 16'd0) begin
                     count_unmatched <= 1'b1;
                 end else begin
                     is_lookup <= 1'b0;
                     record <= s_record;
-                    group <= match_group;
-                    profile <= match_profile;
+                    {group, profile} <= first_rule(config_rules, rules_matched(config_rules, match_fields));
                     address <= set_of(s_record[103:0]);
                     state <= S_READ;
                 end

@@ -36,4 +36,14 @@ uint64_t ClockTimebase::cycle_at_ps(uint64_t ps) const
 	return cycle;
 }
 
+uint64_t ClockTimebase::first_cycle_at_or_after_fs(uint64_t fs) const
+{
+	// The estimate is the last edge at or before `fs` (edge_fs rounds down): the answer or the
+	// clock before it.
+	uint64_t cycle = (uint64_t)((unsigned __int128)fs * divisor_ / nominal_period_fs_times_1e9);
+	while (edge_fs(cycle) < fs)
+		cycle++;
+	return cycle;
+}
+
 } // namespace pktstats_sim

@@ -45,6 +45,8 @@ public:
 	}
 	// The clock in force at true time `ps`: the last edge whose edge_ps() is at or before it.
 	uint64_t cycle_at_ps(uint64_t ps) const;
+	// The first edge at or after true time `fs` (femtoseconds).
+	uint64_t first_cycle_at_or_after_fs(uint64_t fs) const;
 
 private:
 	int64_t ppb_;

@@ -1324,24 +1324,13 @@ struct SwitchSimulation {
 		return active;
 	}
 
-	// The first clock whose edge is at or after true time `fs` (femtoseconds; network only).
-	uint64_t first_cycle_at_or_after_fs(uint64_t fs) const
-	{
-		uint64_t c = timebase->cycle_at_ps(fs / 1000);
-		while (timebase->edge_fs(c) < fs)
-			c++;
-		while (c > 0 && timebase->edge_fs(c - 1) >= fs)
-			c--;
-		return c;
-	}
-
 	// Clocks up to (not including) the first edge at or after true time `end_fs`, skipping
 	// idle ones (a network's switch on its own thread, Network::run_on_threads()).
 	void run_until_fs(uint64_t end_fs)
 	{
 		while (timebase->edge_fs(cycle) < end_fs) {
 			if (!last_active && options.idle_skip != Options::IdleSkipMode::off && quiescent()) {
-				uint64_t until = std::min(next_event_cycle(), first_cycle_at_or_after_fs(end_fs));
+				uint64_t until = std::min(next_event_cycle(), timebase->first_cycle_at_or_after_fs(end_fs));
 				if (until >= cycle + minimum_skip) {
 					skip_to(until);
 					last_active = true; // a step follows before the next skip
@@ -1590,18 +1579,21 @@ struct Network {
 		if (options.idle_skip == Options::IdleSkipMode::off)
 			return false;
 		uint64_t horizon_ps = limit_ps;
+		std::vector<uint64_t> events;
 		for (auto &s : switches) {
 			if (!s->quiescent())
 				return false;
-			uint64_t until = s->next_event_cycle();
-			if (until < s->cycle + minimum_skip)
+			events.push_back(s->next_event_cycle());
+			if (events.back() < s->cycle + minimum_skip)
 				return false;
-			if (until != UINT64_MAX)
-				horizon_ps = std::min(horizon_ps, s->time_ps(until));
+			if (events.back() != UINT64_MAX)
+				horizon_ps = std::min(horizon_ps, s->time_ps(events.back()));
 		}
+		if (horizon_ps == UINT64_MAX) // nothing will happen: no end to skip to
+			return false;
 		bool skipped = false;
 		for (auto &s : switches) {
-			uint64_t until = std::min(s->next_event_cycle(), s->first_cycle_at_or_after(horizon_ps));
+			uint64_t until = std::min(events[s->index], s->first_cycle_at_or_after(horizon_ps));
 			if (until > s->cycle) {
 				s->skip_to(until);
 				if (s->timebase)
@@ -2072,17 +2064,22 @@ int run(const Options &options)
 	const uint64_t duration_ps = options.duration_cycles * clock_period_ps;
 	const char *end_reason = "inputs exhausted, queues drained";
 	const bool stop_when_quiet = !options.have_duration && !serve_forever;
+	auto signalled = [] { return stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"; };
+	// Switch s's socket, after a clock or a skip that ended at a poll: the start of the traffic
+	// is on it too
+	auto poll = [&](SwitchSimulation &s) {
+		s.poll_server();
+		if (!net.traffic_started && s.server->start_requested())
+			net.start_traffic();
+	};
 	bool active = true;
 	if (threads > 1) {
 		net.run_on_threads(threads, net.traffic_start_ps + duration_ps);
-		if (stop_signal)
-			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
-		else
-			end_reason = "duration reached";
+		end_reason = stop_signal ? signalled() : "duration reached";
 	}
 	while (threads == 1) {
 		if (stop_signal) {
-			end_reason = stop_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
+			end_reason = signalled();
 			break;
 		}
 		// Idle clocks in one step, up to the end of the run. Not when the run is counting its
@@ -2092,11 +2089,8 @@ int run(const Options &options)
 					    ? net.traffic_start_ps + duration_ps : UINT64_MAX;
 			if (net.skip_idle(limit_ps)) {
 				for (auto &skipped : net.switches)
-					if (skipped->server && (skipped->cycle & (server_poll_interval - 1)) == 0) {
-						skipped->poll_server();
-						if (!net.traffic_started && skipped->server->start_requested())
-							net.start_traffic();
-					}
+					if (skipped->server && (skipped->cycle & (server_poll_interval - 1)) == 0)
+						poll(*skipped);
 				active = true; // a step follows before the next skip
 				continue;
 			}
@@ -2109,11 +2103,8 @@ int run(const Options &options)
 			break;
 		}
 		active = net.step(s);
-		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() || s.server->backend_operation_in_flight())) {
-			s.poll_server();
-			if (!net.traffic_started && s.server->start_requested())
-				net.start_traffic();
-		}
+		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() || s.server->backend_operation_in_flight()))
+			poll(s);
 		if (stop_when_quiet && net.traffic_started) {
 			if (active || !s.all_drained())
 				quiet = 0;

@@ -2070,6 +2070,13 @@ void test_clock_timebase()
 		require(fast.edge_ps(k) <= ps && fast.edge_ps(k + 1) > ps,
 			"cycle_at_ps(" + std::to_string(ps) + ") is the clock in force");
 	}
+	for (const ClockTimebase *base : {&fast, &slow, &nominal})
+		for (uint64_t fs : std::initializer_list<uint64_t>{0, 1, 7999999, 8000000, 8000001, 1000000000000000,
+				    base->edge_fs(123456789), base->edge_fs(123456789) + 1}) {
+			uint64_t k = base->first_cycle_at_or_after_fs(fs);
+			require(base->edge_fs(k) >= fs && (k == 0 || base->edge_fs(k - 1) < fs),
+				"first_cycle_at_or_after_fs(" + std::to_string(fs) + ") is the first edge at or after it");
+		}
 	require_throws<std::invalid_argument>([] { ClockTimebase(1000001); }, "1000 ppm", "beyond 1000 ppm");
 }
 

@@ -95,14 +95,6 @@ class Simulator(pktstats_sim.Simulator):
         out = self.output()
         if status != 0:
             raise RuntimeError(f"pktstats-sim exited with {status}: {self.log().strip()}")
-        network = NETWORK_CLOCKS.search(out)
-        if network:
-            return {
-                "switches": int(network[1]),
-                "clocks": int(network[2]),
-                "clocks_per_s": int(network[4]),
-                "clocks_per_cpu_s": int(network[2]) / cpu_seconds,
-            }
         match = SUMMARY_CLOCKS.search(out)
         if not match:
             raise RuntimeError("pktstats-sim: no summary in its output:\n" + out)

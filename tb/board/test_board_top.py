@@ -44,7 +44,6 @@ import os
 import random
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -53,18 +52,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
 import pktstats_sim  # noqa: E402
-from oam_frames import read_pcap  # noqa: E402
+from oam_frames import read_pcap, write_timed_pcap as write_pcap  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 MAC_PORTS, PORTS = 4, 8
-
-
-def write_pcap(path, frames):
-    """Nanosecond pcap of [(time_ns, bytes)]."""
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
-        for t, frame in frames:
-            f.write(struct.pack("<IIII", t // 10**9, t % 10**9, len(frame), len(frame)) + frame)
 
 
 def mac(n):

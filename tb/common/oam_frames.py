@@ -62,10 +62,14 @@ def with_stamp(frame, offset, stamp):
 
 def write_pcap(path, frames, spacing_ns=10000):
     """Classic pcap, nanosecond timestamps, one frame every spacing_ns from 0."""
+    write_timed_pcap(path, [(i * spacing_ns, frame) for i, frame in enumerate(frames)])
+
+
+def write_timed_pcap(path, timed_frames):
+    """Classic pcap, nanosecond timestamps, of [(time_ns, frame bytes)]."""
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
-        for i, frame in enumerate(frames):
-            t = i * spacing_ns
+        for t, frame in timed_frames:
             f.write(struct.pack("<IIII", t // 10**9, t % 10**9, len(frame), len(frame)) + frame)
 
 

@@ -124,13 +124,6 @@ def read_counters(conn, names=COUNTERS):
     return {n: conn.read64(R["FLOWLAT_%s_LO" % n.upper()]) for n in names}
 
 
-def write_pcap(path, timed_frames):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
-        for t, frame in timed_frames:
-            f.write(struct.pack("<IIII", t // 10**9, t % 10**9, len(frame), len(frame)) + frame)
-
-
 def inputs(work):
     a, b = [], []
     end = BURSTS * BURST_PERIOD_NS
@@ -143,8 +136,8 @@ def inputs(work):
             b.append((t, udp_frame("B", n, 1514)))
             n += 1
             t += (1514 + 24) * 8   # back to back at 1 Gb/s: frame, FCS, preamble, gap
-    write_pcap(os.path.join(work, "a.pcap"), a)
-    write_pcap(os.path.join(work, "b.pcap"), b)
+    F.write_timed_pcap(os.path.join(work, "a.pcap"), a)
+    F.write_timed_pcap(os.path.join(work, "b.pcap"), b)
     return {"A": [f for _, f in a], "B": [f for _, f in b]}
 
 

@@ -582,7 +582,7 @@ def table_inputs(rng, work, flows):
     end_c = part([(flows["new"], 1, 2)], start_c)
     end_d = part([(flows["new"], 1, 2), (flows["back"], 1, 2)], end_c + 30000)
     for i in range(4):
-        FL.write_pcap(os.path.join(work, "in%d.pcap" % i),
+        F.write_timed_pcap(os.path.join(work, "in%d.pcap" % i),
                       sorted((s["t"], s["frame"]) for s in sent if s["ingress"] == i))
     return sent, {"phase1_end": end_b, "phase2_start": start_c, "end": end_d}
 
@@ -800,7 +800,7 @@ def export_inputs(rng, work):
             timed.append((t, frame))
             t += int(wire_ns(frame) * (1.5 if phase_a else 1.0))
             n += 1
-        FL.write_pcap(os.path.join(work, "in%d.pcap" % i), timed)
+        F.write_timed_pcap(os.path.join(work, "in%d.pcap" % i), timed)
     return sent
 
 
@@ -929,7 +929,7 @@ def rules_inputs(work):
             sent.append({"key": RULES_B, "ingress": 1, "egress": 2, "frame": frame, "name": "B"})
             timed[1].append((burst * 100000 + 5000 + k * wire_ns(frame), frame))
     for i, frames in timed.items():
-        FL.write_pcap(os.path.join(work, "in%d.pcap" % i), sorted(frames))
+        F.write_timed_pcap(os.path.join(work, "in%d.pcap" % i), sorted(frames))
     return sent
 
 

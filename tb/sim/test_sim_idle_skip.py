@@ -39,7 +39,6 @@ import argparse
 import os
 import random
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tb", "common"))
+from oam_frames import read_pcap, write_timed_pcap  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 # flowlat rule 0: valid, all four MAC ports' egress, any protocol and ports, profile 0
@@ -216,26 +216,6 @@ def same_outputs(tap, name, check_dir, skip_dir, checked, skipped):
               "\n".join(x + " | " + y for x, y in zip(a, b) if x != y)[:3000])
 
 
-def write_pcap(path, frames):
-    """A nanosecond pcap of (time_ns, bytes) frames."""
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, 65535, 1))
-        for t, data in frames:
-            f.write(struct.pack("<IIII", t // 10**9, t % 10**9, len(data), len(data)))
-            f.write(data)
-
-
-def read_pcap_times(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    times, offset = [], 24
-    while offset < len(data):
-        seconds, fraction, length, _ = struct.unpack_from("<IIII", data, offset)
-        times.append(seconds * 10**9 + fraction)
-        offset += 16 + length
-    return times
-
-
 def ageing(tap, simulator, base):
     """Entries age out at the table's ticks, one a second, skipped over."""
     work = os.path.join(base, "ageing")
@@ -243,8 +223,8 @@ def ageing(tap, simulator, base):
     learned = bytes.fromhex("020000000001")
     # Port 0 sends one frame from `learned` at the start; port 1 one to an unknown address at
     # the start (a pcap's times count from its first frame), then three to `learned`
-    write_pcap(os.path.join(work, "from0.pcap"), [(0, bytes.fromhex("020000000002") + learned + b"\x88\xb5" + bytes(46))])
-    write_pcap(os.path.join(work, "to0.pcap"),
+    write_timed_pcap(os.path.join(work, "from0.pcap"), [(0, bytes.fromhex("020000000002") + learned + b"\x88\xb5" + bytes(46))])
+    write_timed_pcap(os.path.join(work, "to0.pcap"),
                [(0, bytes.fromhex("020000000009") + bytes.fromhex("020000000003") + b"\x88\xb5" + bytes(46))] +
                [(t, learned + bytes.fromhex("020000000003") + b"\x88\xb5" + bytes([k + 1]) * 46)
                 for k, t in enumerate((500 * 10**6, 1500 * 10**6, 2500 * 10**6))])
@@ -261,8 +241,8 @@ def ageing(tap, simulator, base):
     if not tap.point(result.returncode == 0, "ageing: 2.6 s of simulated time in %.3f s" % wall,
                      result.stderr + result.stdout[-2000:]):
         return
-    to_port0 = [t // 10**6 for t in read_pcap_times(os.path.join(work, "out0.pcap"))]
-    flooded = [t // 10**6 for t in read_pcap_times(os.path.join(work, "out2.pcap"))]
+    to_port0 = [t // 10**6 for t, _ in read_pcap(os.path.join(work, "out0.pcap"))]
+    flooded = [t // 10**6 for t, _ in read_pcap(os.path.join(work, "out2.pcap"))]
     # The two frames of the start are flooded
     tap.point(to_port0 == [0, 500, 1500, 2500] and flooded == [0, 0, 2500],
               "ageing: the learned address is aged out between its second and third tick: frames "

@@ -42,8 +42,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_harness import ROOT, Simulator, Tap, pktstats_sim, register_table, run_cli  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "tb", "sim"))
-import test_sim_flowlat as FL  # noqa: E402  (frames, pcaps)
+import test_sim_flowlat as FL  # noqa: E402  (frames)
 import test_sim_oam as T  # noqa: E402  (wait_for_clock)
+from oam_frames import write_timed_pcap  # noqa: E402
 
 R = pktstats_sim.registers()
 COUNTERS = FL.COUNTERS
@@ -674,7 +675,7 @@ def traffic_case(tap, pktstats, sim_binary, work):
     frames += [(i * 2000 + 1000, FL.flow_frame(*BREACHING, 0, 2, 1000 + i, 100))
                for i in range(FRAMES)]
     frames.sort(key=lambda f: f[0])
-    FL.write_pcap(os.path.join(work, "a.pcap"), frames)
+    write_timed_pcap(os.path.join(work, "a.pcap"), frames)
     # --wait: the frames leave when the flow group is in place; --duration: the simulator
     # serves its registers long after them (it is killed at the end)
     sim = Simulator(sim_binary, work, ["--port", "0:in=%s" % os.path.join(work, "a.pcap"),

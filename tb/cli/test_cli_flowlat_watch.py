@@ -67,6 +67,7 @@ sys.path.insert(0, os.path.join(ROOT, "tb", "sim"))
 import pktstats_sim  # noqa: E402
 import test_sim_flowlat as S  # noqa: E402  (the congestion scenario)
 import test_sim_oam as T  # noqa: E402
+from oam_frames import write_timed_pcap  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 KINDS = {1: "absolute", 2: "high", 3: "low"}
@@ -431,8 +432,8 @@ def scenario(work):
             b.append((t, S.udp_frame("B", n, 1514)))
             n += 1
             t += (1514 + 24) * 8
-    S.write_pcap(os.path.join(work, "a.pcap"), a)
-    S.write_pcap(os.path.join(work, "b.pcap"), b)
+    write_timed_pcap(os.path.join(work, "a.pcap"), a)
+    write_timed_pcap(os.path.join(work, "b.pcap"), b)
     return {"A": [f for _, f in a], "B": [f for _, f in b]}
 
 

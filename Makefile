@@ -4,6 +4,7 @@
 #   make all      build the library, tools and simulation models
 #   make test     the whole regression; ends with "N passed, N failed, N skipped"
 #   make lint     Verilator -Wall lint of rtl/ (no waivers)
+#   make formal   formal proofs of the RTL (Yosys, yosys-smtbmc, z3; tb/formal/, docs/testing.md)
 #   make demo     the main job on the simulated switch (scripts/demo.sh)
 #   make demo-latency  frame delay and headroom measurement on two simulated switches
 #   make demo-isl  OpenKilda's ISL latencies of three simulated switches, into VictoriaMetrics
@@ -80,7 +81,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat install bitstream
+.PHONY: all deps lint formal test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat install bitstream
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
@@ -304,6 +305,12 @@ lint: | deps
 		$(RTL_ALL) $(RTL_MAC) $(BOARD_RTL) $(FPGA_MODELS)
 	@echo "lint: netfpga_1g_cml_top clean (verilator -Wall, iverilog -g2001, with fpga/models)"
 
+# Formal proofs (tb/formal/formal.py): the register blocks (generated with them by
+# regmap/regmap_gen.py), the interconnect, the time-of-day clock, the output queue and the
+# event capture. A failure prints the command that replays its counterexample in Verilator.
+formal: | deps
+	@$(PYTHON) tb/formal/formal.py
+
 # Icarus: the reference model's vectors for a directed scenario, replayed into the RTL.
 $(BUILD)/asan/tb/make_vectors: tb/evcap/make_vectors.c $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -435,6 +442,8 @@ test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
 		"regmap-fresh=$(PYTHON) regmap/regmap_gen.py --check" \
 		"lint=$(MAKE) --no-print-directory lint" \
+		"formal=$(PYTHON) tb/formal/formal.py" \
+		"formal_mutants=$(PYTHON) tb/formal/test_formal_mutants.py" \
 		$(foreach t,$(C_TESTS),"$(notdir $(t))=$(t)") \
 		"test_evcap_regs=$(BUILD)/tb/regs/test_evcap_regs" \
 		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \

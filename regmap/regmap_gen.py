@@ -8,6 +8,8 @@ regmap/<block>.toml (the registers of one block), checks them, and writes:
     sw/driver/include/pktstats/regs.h      addresses, fields, constants, register table type
     sw/driver/src/regs_table.c             the register table (name -> address) for the CLI
     docs/regmap.md                         the register map and its access rules
+    tb/formal/gen/<module>/                the formal proof of each register block
+                                           (tb/formal/formal.py runs it)
 
     python3 regmap/regmap_gen.py           write the files that changed
     python3 regmap/regmap_gen.py --check   exit 1 and list the files that are stale (CI)
@@ -1023,6 +1025,289 @@ class VerilogBlock:
         return lines
 
 
+# ------------------------------------------------------------------------------------------
+# Formal proof of each register block (tb/formal/gen/, run by tb/formal/formal.py)
+
+FORMAL_DIR = "tb/formal/gen"
+FORMAL_CHECKER = "tb/formal/common/formal_axil_slave.sv"
+# k of the k-induction: the bus checker's rules look one clock back, so 2 (1 fails); the
+# covers (a write answered right after another) need 7 clocks from reset
+FORMAL_DEPTH = 2
+FORMAL_COVER_DEPTH = 8
+
+
+class FormalBlock:
+    """The property wrapper of one register block: tb/formal/common/formal_axil_slave.sv for
+    the bus, and a model of the registers written from the access rules of docs/regmap.md (not
+    from the RTL generator above): what every output shows in every clock, what every read
+    returns, which writes answer SLVERR. Internal registers the model mirrors (the write held
+    for its other half, 64-bit shadows and latches) are linked and asserted equal, so that the
+    proof goes through by induction."""
+
+    def __init__(self, design, block):
+        self.design = design
+        self.block = block
+        self.module = f"{block.module}_formal"
+        self.links = {}  # wrapper wire -> dut signal
+        self.decls = []
+        self.comb = []  # always @(*) statements
+        self.seq = []  # always @(posedge clk) statements (model updates)
+        self.resets = []  # model resets
+        self.read_cases = []  # (word, [(lo, hi, expr)])
+        self.writable = set()  # words a write to which answers OKAY
+        self.labels = set()
+
+    def check(self, label, condition):
+        """A labelled assertion, checked in every clock from the second on."""
+        assert label not in self.labels, label
+        self.labels.add(label)
+        self.comb.append(f"{label}: assert ({condition});")
+
+    def link(self, wire, width, signal):
+        self.decls.append(f"wire {vrange(width):<7}{wire};")
+        self.links[wire] = f"dut.{signal}"
+
+    def written(self, word):
+        return f"(write_done && write_word == {WORD_BITS}'h{word:03x})"
+
+    @staticmethod
+    def merge(old, lo, hi):
+        """Word bits lo..hi of this write, through the strobes, over `old` (as many bits)."""
+        return (f"((write_data[{hi}:{lo}] & write_mask[{hi}:{lo}]) | "
+                f"({old} & ~write_mask[{hi}:{lo}]))")
+
+    def model_register(self, name, width, reset, now):
+        """A model register holding last clock's value, and `f_<name>_now` this clock's."""
+        self.decls.append(f"reg {vrange(width):<7}f_{name} = {vlit(reset, width)};")
+        self.decls.append(f"wire {vrange(width):<7}f_{name}_now = {now};")
+        self.seq.append(f"f_{name} <= f_{name}_now;")
+        self.resets.append(f"f_{name} <= {vlit(reset, width)};")
+
+    def field_now(self, reg, f, word):
+        """This clock's value of rw field f of reg, written by a write to `word` (the last
+        word of the register: low word of a 32-bit one, high word of a wide one)."""
+        pieces = []
+        for w in range(reg.words):
+            part = f.word_part(w)
+            if not part:
+                continue
+            wlo, whi, flo, fhi = part
+            if reg.wide and w == 0:
+                pieces.append((flo, fhi, f"f_{f.port}_shadow_now"))
+            else:
+                pieces.append((flo, fhi, self.merge(vslice(f"f_{f.port}", f.width, fhi, flo),
+                                                   wlo, whi)))
+        value = vconcat(pieces, f.width)
+        return f"{self.written(word)} ? {value} : f_{f.port}"
+
+    def image(self, reg, word, value_of):
+        """(lo, hi, expr) pieces of 32-bit word `word` of reg's value."""
+        pieces = []
+        for f in reg.fields:
+            part = f.word_part(word)
+            if part:
+                wlo, whi, flo, fhi = part
+                pieces.append((wlo, whi, vslice(value_of(f), f.width, fhi, flo)))
+        return pieces
+
+    def add(self, reg):
+        word = reg.offset >> 2
+        name = reg.name
+        self.writable.update(writable_words(reg))
+        if reg.access == "const":
+            self.read_cases.append((word, [(0, 31, vlit(reg.value, 32))]))
+        elif reg.access == "pulse":
+            self.read_cases.append((word, []))
+            for f in reg.fields:
+                self.check(f"{f.port}_pulses_once",
+                           f"{f.port} == ({self.written(word)} && write_strb[{f.lo // 8}] && "
+                           f"write_data[{f.lo}])")
+        elif reg.access == "rw":
+            last = word + reg.words - 1
+            for f in reg.fields:
+                if reg.wide and f.word_part(0):
+                    wlo, whi, flo, fhi = f.word_part(0)
+                    shadow = f"{f.port}_shadow"
+                    now = (f"{self.written(word)} ? "
+                           f"{self.merge(f'f_{shadow}', wlo, whi)} : f_{shadow}")
+                    self.model_register(shadow, fhi + 1, f.reset & ((1 << (fhi + 1)) - 1), now)
+                    self.link(f"dut_{shadow}", fhi + 1, f"{shadow}_reg")
+                    self.check(f"{shadow}_as_written", f"dut_{shadow} == f_{shadow}_now")
+                self.model_register(f.port, f.width, f.reset, self.field_now(reg, f, last))
+                self.check(f"{f.port}_as_written", f"{f.port} == f_{f.port}_now")
+            if reg.commit_pulse:
+                self.check(f"{name}_commit_on_high_word",
+                           f"{name}_commit == {self.written(last)}")
+            now = lambda f: f"f_{f.port}_now"
+            self.read_cases.append((word, self.image(reg, 0, now)))
+            if reg.wide:
+                self.latch(reg, word, vconcat(self.image(reg, 1, now), reg.width - 32))
+        else:  # ro, counter
+            if reg.access == "counter":
+                self.check(f"{name}_clear_on_write",
+                           f"{name}_clear == ({self.written(word)} || {self.written(word + 1)})")
+            if reg.wide:
+                self.read_cases.append((word, [(0, 31, f"{name}[31:0]")]))
+                self.latch(reg, word, f"{name}[{reg.width - 1}:32]")
+            else:
+                self.read_cases.append((word, [(0, reg.width - 1, name)]))
+
+    def latch(self, reg, word, high):
+        """Reading the low word latches the high word, which a read of the high word returns."""
+        bits = reg.width - 32
+        latch = f"{reg.name}_latch"
+        reset = (reg.reset >> 32) & ((1 << bits) - 1) if reg.access == "rw" else 0
+        self.decls.append(f"reg {vrange(bits):<7}f_{latch} = {vlit(reset, bits)};")
+        self.seq.append(f"if (read_take && read_word == {WORD_BITS}'h{word:03x}) "
+                        f"f_{latch} <= {high};")
+        self.resets.append(f"f_{latch} <= {vlit(reset, bits)};")
+        self.link(f"dut_{latch}", bits, f"{latch}_reg")
+        self.check(f"{latch}_as_read", f"dut_{latch} == f_{latch}")
+        self.read_cases.append((word + 1, [(0, bits - 1, f"f_{latch}")]))
+
+    def render(self):
+        block = self.block
+        for reg in block.registers:
+            self.add(reg)
+        wdata_kept = bool(VerilogBlock(self.design, block).wdata_bits)
+        ports = [p for r in block.registers for p in register_ports(r)]
+        inputs = [p for p in ports if p.direction == "input"]
+        outputs = [p for p in ports if p.direction == "output"]
+        if self.writable:
+            self.link("dut_aw_addr", WORD_BITS, "aw_addr_reg")
+        if wdata_kept:
+            self.link("dut_w_data", 32, "w_data_reg")
+            self.link("dut_w_strb", 4, "w_strb_reg")
+        axil_in = [p for p in AXIL_PORTS if p[0] == "input"]
+        header = [
+            f"// {GENERATED}", "",
+            "/*",
+            f" * {self.module}: the formal proof of {block.module} (register block "
+            f"'{block.name}'),",
+            " * run by tb/formal/formal.py (k-induction).",
+            " *",
+            " * The bus: tb/formal/common/formal_axil_slave.sv (AXI4-Lite rules, one write and "
+            "one read",
+            " * in flight, each answered in the next clock). The registers: a model written from "
+            "the",
+            " * access rules of docs/regmap.md; in every clock each output equals the model, "
+            "each read",
+            " * returns the model's word (latched high words included), each write to a word "
+            "that is",
+            " * not writable answers SLVERR, each unmapped read SLVERR with 0, pulses are high "
+            "for the",
+            " * one clock in which their write is answered. The register inputs (ro values, "
+            "counters)",
+            " * are free in every clock.",
+            " */", "",
+            "`default_nettype none", "",
+            f"module {self.module} (",
+            "    input  wire        clk,",
+            "    input  wire        rst,"]
+        port_lines = [f"    input  wire {vrange(w):<7} {n}" for _, w, n in axil_in]
+        port_lines += [f"    input  wire {vrange(p.width):<7} {p.name}" for p in inputs]
+        out = header + [line + ("," if i < len(port_lines) - 1 else "")
+                        for i, line in enumerate(port_lines)] + [");", ""]
+        out += [f"wire {vrange(w):<7}{n};" for d, w, n in AXIL_PORTS if d == "output"]
+        out += [f"wire {vrange(p.width):<7}{p.name};" for p in outputs]
+        connections = [f".{n}({n})" for _, _, n in AXIL_PORTS] + [f".{p.name}({p.name})"
+                                                                   for p in ports]
+        out += ["", f"{block.module} dut (", "    .clk(clk),", "    .rst(rst),"]
+        out += [f"    {c}{',' if i < len(connections) - 1 else ''}"
+                for i, c in enumerate(connections)]
+        out += [");", "",
+                "wire        past_valid;", "wire        write_done;",
+                f"wire [{ADDR_BITS - 1}:0] write_addr;", "wire [31:0] write_data;",
+                "wire [3:0]  write_strb;", "wire        read_done;",
+                f"wire [{ADDR_BITS - 1}:0] read_addr;", "",
+                f"formal_axil_slave #(.ADDR_WIDTH({ADDR_BITS})) host (",
+                "    .clk(clk),", "    .rst(rst),"]
+        out += [f"    .{n}({n})," for _, _, n in AXIL_PORTS]
+        out += ["    .past_valid(past_valid),", "    .write_done(write_done),",
+                "    .write_addr(write_addr),", "    .write_data(write_data),",
+                "    .write_strb(write_strb),", "    .read_done(read_done),",
+                "    .read_addr(read_addr)", ");", "",
+                f"wire [{WORD_BITS - 1}:0] write_word = write_addr[{ADDR_BITS - 1}:2];",
+                "wire [31:0] write_mask = {{8{write_strb[3]}}, {8{write_strb[2]}}, "
+                "{8{write_strb[1]}}, {8{write_strb[0]}}};",
+                "wire        read_take = s_axil_arvalid && s_axil_arready;",
+                f"wire [{WORD_BITS - 1}:0] read_word = s_axil_araddr[{ADDR_BITS - 1}:2];",
+                "", "// the model", *self.decls, "",
+                "// the word a read taken in this clock must return",
+                "reg  [31:0] read_expected;", "reg         read_mapped;", "always @(*) begin",
+                "    read_expected = 32'd0;", "    read_mapped = 1'b1;", "    case (read_word)"]
+        for word, pieces in sorted(self.read_cases):
+            value = vconcat(pieces) if pieces else "32'd0"
+            out.append(f"        {WORD_BITS}'h{word:03x}: read_expected = {value};")
+        out += ["        default: read_mapped = 1'b0;", "    endcase", "end", ""]
+
+        writable = " || ".join(f"write_word == {WORD_BITS}'h{w:03x}"
+                               for w in sorted(self.writable)) or "1'b0"
+        out += ["reg  [31:0] f_read_data = 32'd0;", "reg         f_read_mapped = 1'b0;",
+                "always @(posedge clk) begin",
+                "    if (read_take) begin",
+                "        f_read_data <= read_expected;",
+                "        f_read_mapped <= read_mapped;",
+                "    end"]
+        out += [f"    {s}" for s in self.seq]
+        out += ["    if (rst) begin"] + [f"        {s}" for s in self.resets] + ["    end",
+                                                                             "end", ""]
+        out += ["always @(*) begin", "    if (past_valid) begin"]
+        out += [f"        {s}" for s in self.comb]
+        if "dut_aw_addr" in self.links:
+            out.append("        if (!s_axil_awready) write_address_held: assert (dut_aw_addr "
+                       f"== write_word);")
+        if wdata_kept:
+            out.append("        if (!s_axil_wready) write_data_held: assert (dut_w_data == "
+                       "write_data && dut_w_strb == write_strb);")
+        out += ["        if (write_done)",
+                "            write_response: assert (s_axil_bresp == "
+                f"(({writable}) ? 2'b00 : 2'b10));",
+                "        if (read_done)",
+                "            read_data: assert (s_axil_rdata == f_read_data && s_axil_rresp == "
+                "(f_read_mapped ? 2'b00 : 2'b10));",
+                "    end", "end", "",
+                "always @(posedge clk) begin", "    if (!rst) begin"]
+        if self.writable:
+            first = min(self.writable)
+            out.append(f"        cover_write: cover ({self.written(first)});")
+        out += ["        cover_unmapped_read: cover (read_done && s_axil_rresp == 2'b10);",
+                "    end", "end", "", "endmodule", "", "`default_nettype wire"]
+        return "\n".join(line.rstrip() for line in out) + "\n"
+
+    def proof(self):
+        links = "\n".join(f'{wire} = "{signal}"' for wire, signal in sorted(self.links.items()))
+        return "\n".join([
+            f"# {GENERATED}",
+            f'description = "register block {self.block.name} ({self.block.module}): '
+            f'AXI4-Lite rules and every register as docs/regmap.md says"',
+            f'top = "{self.module}"',
+            f'rtl = ["{RTL_DIR}/{self.block.module}.v"]',
+            f'files = ["{FORMAL_CHECKER}", "{FORMAL_DIR}/{self.block.module}/{self.module}.sv"]',
+            'mode = "prove"',
+            f"depth = {FORMAL_DEPTH}",
+            f"cover_depth = {FORMAL_COVER_DEPTH}",
+            "", "[links]", links, ""])
+
+
+def writable_words(reg):
+    """The words of reg a write to which answers OKAY."""
+    word = reg.offset >> 2
+    if reg.access in ("rw", "counter"):
+        return set(range(word, word + reg.words))
+    return {word} if reg.access == "pulse" else set()
+
+
+def formal_files(design):
+    files = {}
+    for block in design.blocks:
+        formal = FormalBlock(design, block)
+        base = f"{FORMAL_DIR}/{block.module}"
+        files[f"{base}/{formal.module}.sv"] = formal.render()
+        files[f"{base}/proof.toml"] = formal.proof()
+    return files
+
+
 def wrap(text, width):
     """Greedy word wrap."""
     lines, line = [], ""
@@ -1161,8 +1446,10 @@ def doc(design):
              md(design.description), "",
              "Generated from `regmap/*.toml` by `regmap/regmap_gen.py`: edit those and run "
              "`python3 regmap/regmap_gen.py`.",
-             "The same source gives the RTL (`rtl/gen/<module>.v`) and the C header "
-             "(`sw/driver/include/pktstats/regs.h`).", "",
+             "The same source gives the RTL (`rtl/gen/<module>.v`), the C header "
+             "(`sw/driver/include/pktstats/regs.h`) and the formal proof of each block "
+             "(`tb/formal/gen/<module>/`: the AXI4-Lite rules and every access rule below, "
+             "proved by induction; [testing.md](testing.md#formal-proofs)).", "",
              "## Access rules", "",
              "- Registers are 32-bit words on a 32-bit AXI4-Lite bus; addresses are byte "
              "addresses, the low two bits are ignored. Each block decodes 4 KiB.",
@@ -1243,15 +1530,19 @@ def generate(design):
     files[C_HEADER] = c_header(design)
     files[C_TABLE] = c_table(design)
     files[DOC] = doc(design)
+    files.update(formal_files(design))
     return files
 
 
 def orphans(root, files):
-    """Files in rtl/gen/ that this generator wrote once but would not write now."""
+    """Files in rtl/gen/ and tb/formal/gen/ that this generator wrote once but would not write
+    now."""
     found = []
-    for path in sorted((root / RTL_DIR).glob("*.v")):
+    paths = sorted((root / RTL_DIR).glob("*.v")) + sorted((root / FORMAL_DIR).glob("*/*"))
+    for path in paths:
         rel = path.relative_to(root).as_posix()
-        if rel not in files and path.read_text(errors="replace").startswith(f"// {GENERATED}"):
+        first = path.read_text(errors="replace").split("\n", 1)[0]
+        if rel not in files and first.endswith(GENERATED):
             found.append(rel)
     return found
 
@@ -1300,6 +1591,8 @@ def main(argv=None):
         print(f"regmap_gen: wrote {p}")
     for p in extra:
         (ROOT / p).unlink()
+        if (ROOT / p).parent.parent == ROOT / FORMAL_DIR and not any((ROOT / p).parent.iterdir()):
+            (ROOT / p).parent.rmdir()
         print(f"regmap_gen: removed {p} (no longer generated)")
     return 0
 

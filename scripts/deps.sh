@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
 	make gcc g++ pkg-config git python3 iproute2
-	verilator iverilog yosys ccache
+	verilator iverilog yosys z3 ccache
 	libpcap-dev libnl-3-dev libnl-route-3-dev zlib1g-dev
 	tcpdump tshark gnuplot-nox
 	clang libclang-rt-14-dev

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The formal proofs catch bugs: one injected bug per property group, each of which the proof
+must refute with a counterexample naming the expected property; prints TAP.
+
+    tb/formal/test_formal_mutants.py [--only NAME] [--keep]
+
+A proof that passes whatever the RTL does (contradictory assumptions, a property that cannot
+fail, a runner that misreads the solver) fails here. Each mutant is a copy of one RTL file with
+one edit, given to tb/formal/formal.py with --substitute; the edit must apply exactly once, so
+that a change to the RTL that moves the code fails this test instead of testing nothing.
+The first mutant also replays its counterexample in Verilator (--replay).
+"""
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FORMAL = ROOT / "tb/formal/formal.py"
+
+# (name, proof, RTL file, text, replacement, property expected to fail)
+MUTANTS = [
+    ("regs-commit-without-shadow", "time_regs", "rtl/gen/time_regs.v",
+     "set_seconds_reg[31:0] <= set_seconds_shadow_reg;", "",
+     "set_seconds_as_written"),
+    ("regs-latch-not-updated", "switch_regs", "rtl/gen/switch_regs.v",
+     "frames_stored_0_latch_reg <= frames_stored_0[63:32];", "",
+     "frames_stored_0_latch_as_read"),
+    ("regs-counter-cleared-by-read", "evcap_regs", "rtl/gen/evcap_regs.v",
+     "    if (s_axil_awvalid && s_axil_awready) begin",
+     "    if (read_en && s_axil_araddr[11:2] == 10'h01a) events_sent_clear_reg <= 1'b1;\n"
+     "    if (s_axil_awvalid && s_axil_awready) begin",
+     "events_sent_clear_on_write"),
+    ("regs-response-dropped", "time_regs", "rtl/gen/time_regs.v",
+     "        s_axil_bvalid_reg <= 1'b1;",
+     "        s_axil_bvalid_reg <= (aw_addr_reg != 10'h003);",
+     "axil_one_write_address_held"),
+    ("interconnect-read-data-from-next-block", "interconnect",
+     "rtl/common/common_axil_interconnect.v",
+     "block_rdata = m_axil_rdata[32*k +: 32];",
+     "block_rdata = m_axil_rdata[32*((k+1)%SLAVE_COUNT) +: 32];",
+     "host_read_response"),
+    ("queue-occupancy-off-by-one", "switch_queue", "rtl/switch/switch_queue.v",
+     "- (sent ? {{QUEUE_SIZE_WIDTH-ADDRESS_WIDTH{1'b0}}, out_frame_words[ADDRESS_WIDTH-1:0]}",
+     "- (sent ? {{QUEUE_SIZE_WIDTH-ADDRESS_WIDTH{1'b0}}, out_words_reg[ADDRESS_WIDTH-1:0]}",
+     "occupancy_accounting"),
+    ("evcap-lost-event-not-counted", "evcap_intake", "rtl/evcap/evcap_intake.v",
+     "+ (drop_1 ? {59'd0, popcount24(events_1_reg)} : 64'd0);",
+     "+ (drop_1 ? {59'd0, popcount24(events_1_reg & 24'hfffffe)} : 64'd0);",
+     "events_accounted"),
+    ("evcap-missed-flag-lost", "evcap_intake", "rtl/evcap/evcap_intake.v",
+     "            pend_missed_reg <= 1'b1;", "            pend_missed_reg <= 1'b0;",
+     "missed_flag"),
+    ("evcap-header-m-flag-zero", "evcap_packet_output", "rtl/evcap/evcap_packet_output.v",
+     "    missed_reg, resolution_reg, 4'd2, 8'd3, seq_reg,",
+     "    1'b0, resolution_reg, 4'd2, 8'd3, seq_reg,",
+     "seq_and_m_flag"),
+    ("time-carry-one-late", "time_clock", "rtl/time/time_clock.v",
+     "wire        advance_carry = advance_sum >= NS_PER_S;",
+     "wire        advance_carry = advance_sum > NS_PER_S;",
+     "nanoseconds_below_1e9"),
+    ("time-step-ignores-set", "time_clock", "rtl/time/time_clock.v",
+     "wire apply_step = command_step && !command_set && step_ok;",
+     "wire apply_step = command_step && step_ok;",
+     "step_refused_counts"),
+]
+
+
+def run(command):
+    return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def check(mutant, work, replay):
+    name, proof, rtl, text, replacement, expected = mutant
+    source = (ROOT / rtl).read_text()
+    if source.count(text) != 1:
+        return False, f"the edit does not apply to {rtl} exactly once ({source.count(text)})"
+    mutated = work / name / Path(rtl).name
+    mutated.parent.mkdir(parents=True)
+    mutated.write_text(source.replace(text, replacement))
+    build = work / name / "build"
+    proc = run([sys.executable, str(FORMAL), "--only", proof, "--substitute", f"{rtl}={mutated}",
+                "--build", str(build)])
+    refuted = re.search(r"^# \S+: (BMC|induction): (\S+(?:, \S+)*) (?:fails|not inductive)",
+                        proc.stdout, re.M)
+    if not refuted:
+        print("\n".join("# " + line for line in proc.stdout.splitlines()[-8:]))
+        return False, "the proof did not fail"
+    failed = refuted.group(2).split(", ")
+    if expected not in failed:
+        return False, f"{refuted.group(1)} refuted {', '.join(failed)}, not {expected}"
+    step = re.search(r"fails in step (\d+)", proc.stdout)
+    how = f"{refuted.group(1)}" + (f", step {step.group(1)}" if step else "")
+    if replay:
+        proc = run([sys.executable, str(FORMAL), "--replay", proof, "--build", str(build)])
+        if proc.returncode != 0 or "the counterexample fails in Verilator" not in proc.stdout:
+            print("\n".join("# " + line for line in proc.stdout.splitlines()[-8:]))
+            return False, f"{expected} refuted ({how}), but the replay in Verilator did not fail"
+        how += "; replayed in Verilator"
+    return True, f"{expected} refuted ({how})"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="one mutant's name")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    args = parser.parse_args(argv[1:])
+    mutants = [m for m in MUTANTS if args.only in (None, m[0])]
+    if not mutants:
+        print(f"test_formal_mutants: unknown mutant '{args.only}'", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="formal-mutants-"))
+    print(f"1..{len(mutants)}")
+    failures = 0
+    for i, mutant in enumerate(mutants, 1):
+        ok, text = check(mutant, work, replay=(i == 1))
+        failures += not ok
+        print(f"{'ok' if ok else 'not ok'} {i} - {mutant[0]}: {text}", flush=True)
+    if args.keep:
+        print(f"# scratch: {work}")
+    else:
+        shutil.rmtree(work)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

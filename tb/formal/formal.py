@@ -85,7 +85,8 @@ def load_proofs(root):
                 raise ProofError(f"{where}: a bounded proof must say why its depth suffices "
                                  "(bounded_because)")
             spec["name"] = path.parent.name
-            spec["dir"] = path.parent
+            spec["asserts"] = labels(root, spec, ASSERT_LABEL)
+            spec["covers"] = labels(root, spec, COVER_LABEL)
             proofs.append(spec)
     return proofs
 
@@ -172,8 +173,7 @@ def run_proof(root, spec, build):
     timeout = spec.get("timeout", 600)
     depth = spec["depth"]
     cover_depth = spec.get("cover_depth", depth)
-    asserts = labels(root, spec, ASSERT_LABEL)
-    covers = labels(root, spec, COVER_LABEL)
+    asserts, covers = spec["asserts"], spec["covers"]
     if not asserts:
         return [f"# {name}: no labelled assertion"], [(False, False, f"{name}: assertions")]
     started = time.monotonic()
@@ -244,8 +244,9 @@ def run_proof(root, spec, build):
         # a cover counts only where smtbmc says it was reached: one that Yosys removed (its
         # condition constant false) is never mentioned
         reached = {m.group(1).rsplit(".", 1)[-1]: int(m.group(2)) for m in REACHED.finditer(out)}
-        if cover_problem is None and failed_labels(out):
-            cover_problem = f"cover: {', '.join(sorted(failed_labels(out)))} failed (see {log})"
+        failed_in_cover = failed_labels(out)
+        if cover_problem is None and failed_in_cover:
+            cover_problem = f"cover: {', '.join(sorted(failed_in_cover))} failed (see {log})"
 
     seconds = time.monotonic() - started
     how = (f"k-induction, k = {depth}" if spec["mode"] == "prove"
@@ -373,8 +374,7 @@ def main(argv):
             print(f"formal: unknown proof '{unknown[0]}' (see --list)", file=sys.stderr)
             return 2
         proofs = [by_name[n] for n in args.only.split(",")]
-    plan = sum(len(labels(ROOT, p, ASSERT_LABEL)) + len(labels(ROOT, p, COVER_LABEL))
-               for p in proofs)
+    plan = sum(len(p["asserts"]) + len(p["covers"]) for p in proofs)
     print(f"1..{plan}")
     started = time.monotonic()
     # the proofs run side by side (each is one solver process at a time), reported in order

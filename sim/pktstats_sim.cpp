@@ -1234,8 +1234,11 @@ struct SwitchSimulation {
 	bool step()
 	{
 		// A counter's event in this clock (a flush timeout, a tick) starts work inside the core
-		// that the ports see only later: wait for it to settle again before skipping
-		if (quiet_clocks >= IdleSkip::settle_clocks && idle.clocks_until_event() == 0)
+		// that the ports see only later: wait for it to settle again before skipping, counting
+		// from the event (not only when it comes after settle_clocks quiet ones: a stat packet
+		// closed by its timeout a few clocks before the count reached them was skipped over
+		// while the packet output prepared it, and left late)
+		if (quiet_clocks != 0 && idle.clocks_until_event() == 0)
 			quiet_clocks = 0;
 		AxiStreamWord offered[port_count];
 		uint8_t valid = 0, last = 0, ready = 0, stamp_valid = 0;

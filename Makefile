@@ -477,6 +477,7 @@ test: deps $(TEST_BINARIES)
 		"test_sim_network=$(PYTHON) tb/sim/test_sim_network.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_stamps=$(PYTHON) tb/sim/test_sim_stamps.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_idle_skip=$(PYTHON) tb/sim/test_sim_idle_skip.py $(BUILD)/bin/pktstats-sim" \
+		"test_sim_sojourn_truth=$(PYTHON) tb/sim/test_sim_sojourn_truth.py $(BUILD)/bin/pktstats-sim" \
 		"test_sim_oam=$(PYTHON) tb/sim/test_sim_oam.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_oam_tools=$(PYTHON) tb/sim/test_sim_oam_tools.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats" \
 		"test_sim_isl=$(PYTHON) tb/sim/test_sim_isl.py $(BUILD)/bin/pktstats-sim" \

@@ -43,6 +43,7 @@
 #include "pcap_frame_sink.h"
 #include "pcap_frame_source.h"
 #include "register_server.h"
+#include "sojourn_truth.h"
 #include "tap_port.h"
 #include "tee_frame_sink.h"
 #include "traffic_generator.h"
@@ -108,11 +109,13 @@ struct PortOptions {
 	int cable = -1;           // index in Options::cables of the cable on this port, or -1
 };
 
-// One switch of the network: its ports, register socket, occupancy truth file and oscillator.
+// One switch of the network: its ports, register socket, occupancy and sojourn truth files and
+// oscillator.
 struct SwitchOptions {
 	PortOptions ports[port_count];
 	std::string socket_path;
 	std::string truth_path;
+	std::string sojourn_truth_path; // --sojourn-truth: one line per frame through a queue
 	uint64_t offset_ns = 0; // its time of day at true time 0
 	int64_t ppb = 0;        // its oscillator's frequency error, parts per billion
 	bool clock_given = false;
@@ -191,10 +194,11 @@ void usage(FILE *out)
 		"                       sends comes out of it (needs CAP_NET_ADMIN)\n"
 		"  --port K.N:...       the same for port N of switch K (plain N: switch 0)\n"
 		"  --switches N         simulate N switches (default 1, at most 16), one clock loop\n"
-		"  --switch K:[socket=PATH][,offset=TIME][,ppm=X][,truth=FILE]\n"
+		"  --switch K:[socket=PATH][,offset=TIME][,ppm=X][,truth=FILE][,sojourn-truth=FILE]\n"
 		"                       switch K's register socket, its time of day at true time 0\n"
 		"                       (default 0), its oscillator's frequency error in ppm (-1000..\n"
-		"                       1000, default 0) and its occupancy truth CSV\n"
+		"                       1000, default 0), its occupancy truth CSV and its sojourn\n"
+		"                       truth CSV\n"
 		"  --cable K.N-L.M[,length=LEN|delay=TIME]\n"
 		"                       a cable between MAC port N of switch K and port M of switch L\n"
 		"                       (plain N: switch 0), full duplex; LEN in m or km (5 ns/m),\n"
@@ -210,6 +214,11 @@ void usage(FILE *out)
 		"  --wait               with --socket: start the traffic when a client sends `start`\n"
 		"  --truth FILE         CSV of the true queue occupancy: cycle,queue,occupancy per change\n"
 		"                       (switch 0's; --switch K:truth=FILE for the others)\n"
+		"  --sojourn-truth FILE CSV of every frame through an output queue, written when it\n"
+		"                       departs: queue,commit_cycle,depart_cycle,words,length,frame_hash\n"
+		"                       (the clocks of its commit and of its last word's departure, its\n"
+		"                       words, its bytes out and their FNV-1a 64 as in --wire-truth);\n"
+		"                       switch 0's (--switch K:sojourn-truth=FILE for the others)\n"
 		"  --trace FILE.fst     FST waveform of switch 0 (build/bin/pktstats-sim-trace only:\n"
 		"                       make sim-trace)\n"
 		"  --seed S             default seed of the generators (default 1)\n"
@@ -377,7 +386,7 @@ void parse_switch(const std::string &argument, Options &options)
 	auto fail = [&](const std::string &why) { throw UsageError(what + ": " + why); };
 	size_t colon = argument.find(':');
 	if (colon == std::string::npos)
-		fail("expected K:socket=PATH,offset=TIME,ppm=X,truth=FILE");
+		fail("expected K:socket=PATH,offset=TIME,ppm=X,truth=FILE,sojourn-truth=FILE");
 	unsigned k = parse_switch_index(argument.substr(0, colon), what, options);
 	SwitchOptions &sw = options.switches[k];
 	for (const std::string &item : split(argument.substr(colon + 1), ',')) {
@@ -385,10 +394,12 @@ void parse_switch(const std::string &argument, Options &options)
 		if (equals == std::string::npos)
 			fail("'" + item + "' is not KEY=VALUE");
 		std::string key = item.substr(0, equals), value = item.substr(equals + 1);
-		if (key == "socket" || key == "truth") {
+		if (key == "socket" || key == "truth" || key == "sojourn-truth") {
 			if (value.empty())
 				fail("empty '" + key + "='");
-			(key == "socket" ? sw.socket_path : sw.truth_path) = value;
+			(key == "socket"  ? sw.socket_path
+			 : key == "truth" ? sw.truth_path
+					  : sw.sojourn_truth_path) = value;
 		} else if (key == "offset") {
 			if (!value.empty() && value[0] == '-')
 				fail("offset '" + value + "' is negative (a time of day cannot be)");
@@ -404,7 +415,7 @@ void parse_switch(const std::string &argument, Options &options)
 			sw.ppb = (int64_t)std::llround(ppm * 1000);
 			sw.clock_given = true;
 		} else {
-			fail("unknown setting '" + key + "' (socket, offset, ppm, truth)");
+			fail("unknown setting '" + key + "' (socket, offset, ppm, truth, sojourn-truth)");
 		}
 	}
 }
@@ -631,7 +642,8 @@ Options::IdleSkipMode parse_idle_skip(const std::string &value, const char *what
 Options parse_command_line(int argc, char **argv)
 {
 	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help,
-	       o_version, o_switches, o_switch, o_cable, o_wire_truth, o_idle_skip, o_write, o_threads };
+	       o_version, o_switches, o_switch, o_cable, o_wire_truth, o_idle_skip, o_write, o_threads,
+	       o_sojourn_truth };
 	static const struct option long_options[] = {
 		{"port", required_argument, nullptr, o_port},
 		{"cpu-rate", required_argument, nullptr, o_cpu_rate},
@@ -639,6 +651,7 @@ Options parse_command_line(int argc, char **argv)
 		{"socket", required_argument, nullptr, o_socket},
 		{"wait", no_argument, nullptr, o_wait},
 		{"truth", required_argument, nullptr, o_truth},
+		{"sojourn-truth", required_argument, nullptr, o_sojourn_truth},
 		{"trace", required_argument, nullptr, o_trace},
 		{"seed", required_argument, nullptr, o_seed},
 		{"help", no_argument, nullptr, o_help},
@@ -694,6 +707,11 @@ Options parse_command_line(int argc, char **argv)
 			break;
 		case o_truth:
 			options.switches[0].truth_path = value;
+			break;
+		case o_sojourn_truth:
+			if (value.empty())
+				throw UsageError("--sojourn-truth: empty path");
+			options.switches[0].sojourn_truth_path = value;
 			break;
 		case o_trace:
 			options.trace_path = value;
@@ -928,6 +946,8 @@ struct SwitchSimulation {
 	std::unique_ptr<RegisterServer> server;
 	FILE *truth = nullptr;
 	uint64_t truth_lines = 0;
+	std::unique_ptr<SojournTruth> sojourn; // --sojourn-truth; null: not asked for
+	uint64_t sojourn_lines = 0;            // its lines, once closed
 	uint32_t occupancy_now[port_count] = {};
 	uint32_t peak_occupancy[port_count] = {};
 	bool record_truth = true;
@@ -1080,6 +1100,8 @@ struct SwitchSimulation {
 			setvbuf(truth, nullptr, _IOFBF, 1 << 20);
 			fprintf(truth, "cycle,queue,occupancy\n");
 		}
+		if (!switch_options.sojourn_truth_path.empty())
+			sojourn = std::make_unique<SojournTruth>(switch_options.sojourn_truth_path);
 		if (index == 0 && !options.trace_path.empty()) {
 #if VM_TRACE
 			context.traceEverOn(true);
@@ -1230,6 +1252,37 @@ struct SwitchSimulation {
 		h.residence = (int32_t)(uint32_t)wide_bits(&dut.m_axis_residence_time[0], 32 * p, 32);
 	}
 
+	// The sojourn truth of this clock, read before its edge: the queues' commits (arrival
+	// strobes) and the words leaving on every output port, with the departure strobes that say
+	// which frame ends were their queue's.
+	void record_sojourn(uint8_t out_fire, const AxiStreamWord *out_words)
+	{
+		const auto &root = *dut.rootp;
+		uint8_t arrivals = root.pktstats_core__DOT__queue_arrival;
+		uint8_t departures = root.pktstats_core__DOT__queue_departure;
+		for (unsigned q = 0; arrivals >> q; q++)
+			if ((arrivals >> q) & 1)
+				sojourn->arrival(q, cycle,
+						 (unsigned)wide_bits(&root.pktstats_core__DOT__queue_arrival_length[0], 16 * q, 16));
+		uint8_t frame_ends = 0;
+		for (unsigned p = 0; out_fire >> p; p++) {
+			if (!((out_fire >> p) & 1))
+				continue;
+			const AxiStreamWord &w = out_words[p];
+			sojourn->word(p, w.data, w.keep);
+			if (!w.last)
+				continue;
+			frame_ends |= (uint8_t)(1u << p);
+			sojourn->frame_end(p, cycle, (departures >> p) & 1,
+					   (unsigned)wide_bits(&root.pktstats_core__DOT__queue_departure_length[0], 16 * p, 16),
+					   macs[p]->config().link.minimum_frame_bytes());
+		}
+		// A queue's last word leaves it only through its port's stream
+		if (departures & ~frame_ends)
+			throw std::logic_error("sojourn truth: switch " + std::to_string(index) + ": a departure in clock " +
+					       std::to_string(cycle) + " without a frame's last word on its port");
+	}
+
 	// One clock. Returns true when anything moved on a stream port.
 	bool step()
 	{
@@ -1291,6 +1344,8 @@ struct SwitchSimulation {
 					}
 				}
 		bus.sample();
+		if (sojourn)
+			record_sojourn(out_fire, out_words);
 
 		dut.clk = 1;
 		eval_and_dump();
@@ -1983,6 +2038,9 @@ void print_switch_summary(const Options &options, SwitchSimulation &s, const Net
 	printf("\nqueue counters read through the register bus; true peak from the occupancy bus");
 	if (!s.switch_options.truth_path.empty())
 		printf("; %" PRIu64 " truth lines in %s", s.truth_lines, s.switch_options.truth_path.c_str());
+	if (!s.switch_options.sojourn_truth_path.empty())
+		printf("; %" PRIu64 " sojourn truth lines in %s", s.sojourn_lines,
+		       s.switch_options.sojourn_truth_path.c_str());
 	printf("\n");
 	if (s.bus.timeouts())
 		printf("register bus: %" PRIu64 " timeouts\n", s.bus.timeouts());
@@ -2157,6 +2215,12 @@ int run(const Options &options)
 				status = 1;
 			}
 			s->truth = nullptr;
+		}
+		if (s->sojourn) {
+			if (!s->sojourn->close(program))
+				status = 1;
+			s->sojourn_lines = s->sojourn->lines();
+			s->sojourn.reset();
 		}
 	}
 	uint64_t wire_truth_lines = net.wire_truth ? net.wire_truth->lines() : 0;

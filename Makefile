@@ -500,6 +500,7 @@ test: deps $(TEST_BINARIES)
 		"test_cli_flowlat_watch=$(PYTHON) tb/cli/test_cli_flowlat_watch.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_cli_install=sh tb/cli/test_cli_install.sh" \
 		"test_cli_plot=$(PYTHON) tb/cli/test_cli_plot.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
+		"test_cli_sojourn=$(PYTHON) tb/cli/test_cli_sojourn.py $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-sim" \
 		"test_dissector=$(PYTHON) tb/wireshark/test_dissector.py $(BUILD)/asan/tb/wireshark/decode_fields $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats" \
 		"test_headroom_dissector=$(PYTHON) tb/wireshark/test_headroom_dissector.py $(BUILD)/asan/bin/pktstats" \
 		"test_cfm_dm=$(PYTHON) tb/wireshark/test_cfm_dm.py $(BUILD)/asan/bin/pktstats" \

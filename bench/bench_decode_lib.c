@@ -5,7 +5,7 @@
  * pktstats_stream_feed_frame() decodes them with events = NULL (every slot validated, no
  * per-event output). The library's own figures, beside `pktstats decode --summary`.
  *
- *   bench_decode_lib [--read-only | --in-memory] [--per-queue] FILE.pcap
+ *   bench_decode_lib [--read-only | --in-memory] [--per-queue | --sojourn] FILE.pcap
  *
  * --read-only: libpcap reads the frames and nothing decodes them, to split the time between
  * reading and decoding.
@@ -14,6 +14,9 @@
  * --per-queue: pktstats_stream_feed_frame_summary(): summary mode adding every packet to a
  * struct pktstats_summary (per-queue events, maximum and time-weighted mean occupancy), what
  * `pktstats decode --summary` runs on.
+ * --sojourn: the events decoded (pktstats_stream_feed_frame() with an event array) and fed to
+ * the sojourn matcher (pktstats/sojourn.h), what `pktstats decode --sojourn` runs on; prints
+ * "timed T" too.
  *
  * Prints one line: "frames F packets P events E malformed M lost L decode_seconds S
  * decode_cpu_seconds C" (S: wall time of the read-and-decode loop alone, after opening the
@@ -30,6 +33,7 @@
 #include <time.h>
 
 #include "pktstats/decode.h"
+#include "pktstats/sojourn.h"
 
 static double clock_seconds(clockid_t id)
 {
@@ -49,14 +53,28 @@ static double cpu_now(void)
 	return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* One frame in summary mode, added to `summary` when it is not NULL. */
+static struct pktstats_sojourn_matcher *matcher; /* --sojourn */
+static struct pktstats_event events[PKTSTATS_DECODE_MAX_EVENTS];
+static struct pktstats_sojourn sojourns[PKTSTATS_DECODE_MAX_EVENTS];
+static uint64_t timed;
+
+/* One frame in summary mode, added to `summary` when it is not NULL; with the matcher, its
+ * events decoded and matched. */
 static void decode(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
 		   struct pktstats_summary *summary, struct pktstats_stream_result *result)
 {
-	if (summary)
+	if (matcher) {
+		size_t n = 0;
+		if (pktstats_stream_feed_frame(stream, frame, len, events, PKTSTATS_DECODE_MAX_EVENTS,
+					       result) != -ENOMSG)
+			pktstats_sojourn_feed(matcher, result, events, result->n_events, sojourns,
+					      PKTSTATS_DECODE_MAX_EVENTS, &n);
+		timed += n;
+	} else if (summary) {
 		pktstats_stream_feed_frame_summary(stream, frame, len, summary, result);
-	else
+	} else {
 		pktstats_stream_feed_frame(stream, frame, len, NULL, 0, result);
+	}
 }
 
 int main(int argc, char **argv)
@@ -67,7 +85,7 @@ int main(int argc, char **argv)
 	struct pcap_pkthdr *header;
 	const u_char *data;
 	struct pktstats_summary summary = {0};
-	int r, read_only = 0, in_memory = 0, per_queue = 0, i;
+	int r, read_only = 0, in_memory = 0, per_queue = 0, sojourn = 0, i;
 	const char *path = argv[argc - 1];
 	uint8_t *buffer = NULL;     /* --in-memory: the frames back to back */
 	size_t *lengths = NULL, n_frames = 0, used = 0, cap_frames = 0, cap_bytes = 0;
@@ -79,12 +97,18 @@ int main(int argc, char **argv)
 			in_memory = 1;
 		else if (!strcmp(argv[i], "--per-queue"))
 			per_queue = 1;
+		else if (!strcmp(argv[i], "--sojourn"))
+			sojourn = 1;
 		else
 			break;
 	}
-	if (argc < 2 || i != argc - 1 || read_only + in_memory > 1) {
-		fprintf(stderr, "usage: bench_decode_lib [--read-only | --in-memory] [--per-queue] "
-			"FILE.pcap\n");
+	if (argc < 2 || i != argc - 1 || read_only + in_memory > 1 || per_queue + sojourn > 1) {
+		fprintf(stderr, "usage: bench_decode_lib [--read-only | --in-memory] [--per-queue | "
+			"--sojourn] FILE.pcap\n");
+		return 2;
+	}
+	if (sojourn && pktstats_sojourn_create(&matcher, NULL) != 0) {
+		fprintf(stderr, "bench_decode_lib: out of memory\n");
 		return 2;
 	}
 	FILE *file = fopen(path, "rb");
@@ -144,5 +168,8 @@ int main(int argc, char **argv)
 	       " lost %" PRIu64 " decode_seconds %.6f decode_cpu_seconds %.6f\n",
 	       stream.frames, stream.total.packets, stream.total.events, stream.total.malformed,
 	       stream.total.lost, seconds, cpu_seconds);
+	if (matcher)
+		printf("timed %" PRIu64 "\n", timed);
+	pktstats_sojourn_destroy(matcher);
 	return 0;
 }

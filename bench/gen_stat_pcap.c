@@ -11,7 +11,8 @@
  *
  *   - A switch-like event stream: 8 queues, each with an occupancy and a limit of 2,000 words;
  *     arrivals of IMIX lengths (64, 570 and 1500 bytes, 7:4:1, in 64-bit words rounded up),
- *     departures of what is queued, drops when a queue is full. Each busy clock carries the
+ *     departures of the frames queued, oldest first (a FIFO, as the switch's queues are, so
+ *     that the sojourn matcher pairs every one), drops when a queue is full. Each busy clock carries the
  *     events of 1 to 3 queues, in queue order, arrival before departure before drop.
  *   - Gaps between busy clocks: 70% 1..20 clocks (bursts), 28% up to 4 us, 2% up to 164 us,
  *     and 1 in 10,000 of 2^19 to 3 x 2^19 clocks (4 to 13 ms), which at c = 0 is 2^19 ticks
@@ -151,6 +152,9 @@ int main(int argc, char **argv)
 {
 	static const unsigned resolutions[4] = {0, 0, 3, 7};
 	int64_t occupancy[QUEUES] = {0};
+	/* Each queue's frames, oldest first: at most LIMIT_WORDS / 8 (the shortest frame) */
+	static unsigned queued[QUEUES][256];
+	unsigned head[QUEUES] = {0}, count[QUEUES] = {0};
 	uint64_t target, clock = UINT64_C(1000000000), generated = 0;
 	unsigned c = 0;
 	int open = 0;
@@ -200,13 +204,12 @@ int main(int argc, char **argv)
 			unsigned words = imix_words();
 			int arrive = below(2) == 0 || occupancy[q] == 0;
 			int drop = arrive && occupancy[q] + words > LIMIT_WORDS;
-			unsigned dep = occupancy[q] > 0 && below(2) == 0 ? imix_words() : 0;
-			if ((int64_t)dep > occupancy[q])
-				dep = (unsigned)occupancy[q];
+			/* the oldest frame, never one committed in this clock */
+			unsigned dep = count[q] > 0 && below(2) == 0 ? queued[q][head[q]] : 0;
 			if (arrive && !drop)
 				slot[n++] = 1u << 30 | q << 27 | words << 19;
 			if (dep)
-				slot[n++] = 2u << 30 | q << 27 | (dep > 255 ? 255 : dep) << 19;
+				slot[n++] = 2u << 30 | q << 27 | dep << 19;
 			if (drop)
 				slot[n++] = 3u << 30 | q << 27 | words << 19;
 			if (n == 0)
@@ -240,8 +243,14 @@ int main(int argc, char **argv)
 			events_in_packet += n;
 			generated += n;
 			last_tick = tick;
-			if (arrive && !drop)
+			if (dep) {
+				head[q] = (head[q] + 1) % 256;
+				count[q]--;
+			}
+			if (arrive && !drop) {
+				queued[q][(head[q] + count[q]++) % 256] = words;
 				occupancy[q] += words;
+			}
 			occupancy[q] -= dep;
 		}
 	}

@@ -17,10 +17,12 @@
 #    the ports, queue 3's limit, resolution 64 ns, every queue, the stat packet headers);
 # 3. starts the traffic, lets it run for the demo's simulated time, stops the capture;
 # 4. decodes the stat packets (pktstats decode --summary) and plots them (pktstats plot) into
-#    BUILD_DIR/demo/queues.png;
+#    BUILD_DIR/demo/queues.png, and the frames' queueing delay (pktstats plot --sojourn) into
+#    BUILD_DIR/demo/sojourn.png;
 # 5. prints a short report: events per queue beside the switch's own counters at the end of the
 #    run (they must be equal: the end of a run drains the switch and flushes the capture), drops,
-#    peak occupancy, where the files are, and the tcpdump and tshark commands to look at them.
+#    peak occupancy, queue 3's delay percentiles, where the files are, and the tcpdump and
+#    tshark commands to look at them.
 set -euo pipefail
 
 build=${1:?usage: $0 BUILD_DIR}
@@ -30,7 +32,7 @@ cli=$build/bin/pktstats
 duration=${DEMO_DURATION:-40ms}
 
 mkdir -p "$demo"
-rm -f "$demo"/stats.pcap "$demo"/port3.pcap "$demo"/queues.png "$demo"/sim.sock
+rm -f "$demo"/stats.pcap "$demo"/port3.pcap "$demo"/queues.png "$demo"/sojourn.png "$demo"/sim.sock
 socket=$demo/sim.sock
 export PKTSTATS_DEVICE=sim:$socket
 
@@ -89,8 +91,8 @@ wait $sim_pid || { cat "$demo/sim.log"; exit 1; }
 trap - EXIT
 
 say "decoding $demo/stats.pcap"
-echo "  $cli -j decode --summary $demo/stats.pcap"
-"$cli" -j decode --summary "$demo/stats.pcap" >"$demo/summary.json"
+echo "  $cli -j decode --summary --sojourn $demo/stats.pcap"
+"$cli" -j decode --summary --sojourn "$demo/stats.pcap" >"$demo/summary.json"
 python3 - "$demo/summary.json" "$demo/sim.log" <<'REPORT'
 import json, os, sys
 sys.path.insert(0, os.path.join("tb", "common"))
@@ -116,16 +118,25 @@ if unequal or switch["missed"] or not switch["complete"]:
     sys.exit(f"  the stat packets and the switch disagree (queues {unequal}, "
              f"{switch['missed']} missed, run complete: {switch['complete']}): see {sys.argv[2]}")
 print("  every queue: decoded events = the switch's counters, nothing missed")
+d = next(q for q in s["sojourn"] if q["queue"] == 3)
+print(f"  queue 3's queueing delay, {d['timed']} frames timed from the stat packets"
+      f" ({d['queued_before'] + d['unsynchronised']} not):")
+print("    " + ", ".join(f"{name} {d[key] / 1000:.1f} us" for name, key in
+                         (("p50", "p50_ns"), ("p90", "p90_ns"), ("p99", "p99_ns"),
+                          ("p99.9", "p999_ns"), ("max", "max_ns"))))
 REPORT
 
 say "plotting"
 run "$cli" plot "$demo/stats.pcap" -o "$demo/queues.png" --queues 0,3,5 \
 	--title "pktstats demo: incast on port 3 (stat packets decoded from stats.pcap)"
+run "$cli" plot --sojourn "$demo/stats.pcap" -o "$demo/sojourn.png" --queues 0,3,5 \
+	--title "pktstats demo: queueing delay (each frame's departure paired with its arrival)"
 
 say "done"
 cat <<EOF
   stat packets:   $demo/stats.pcap
   plot:           $demo/queues.png
+  delay plot:     $demo/sojourn.png
   port 3 traffic: $demo/port3.pcap
   simulator log:  $demo/sim.log
 
@@ -134,4 +145,5 @@ Look at them:
   tshark -X lua_script:sw/tools/wireshark/pktstats.lua -r $demo/stats.pcap -V | less
   $cli decode $demo/stats.pcap | head
   $cli decode --csv $demo/stats.pcap > events.csv
+  $cli decode --sojourn $demo/stats.pcap | head
 EOF

@@ -8,15 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "branch_hints.h"
 #include "byte_order.h"
-
-#if defined(__GNUC__)
-#define PKTSTATS_ALWAYS_INLINE inline __attribute__((always_inline))
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define PKTSTATS_ALWAYS_INLINE inline
-#define UNLIKELY(x) (x)
-#endif
 
 _Static_assert(sizeof(struct pktstats_event) == 32, "struct pktstats_event is 32 bytes");
 _Static_assert(PKTSTATS_STREAM_REORDER_WINDOW >= 1 && PKTSTATS_STREAM_REORDER_WINDOW <= 64,

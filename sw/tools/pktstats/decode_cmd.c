@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "decode_cmd.h"
 #include "output.h"
+#include "sojourn_stats.h"
 
 static const char *const type_names[4] = {"none", "arrival", "departure", "drop"};
 
@@ -213,6 +214,65 @@ void decode_print_record(const struct decode_options *options, const struct pkts
 	}
 }
 
+/* The columns of --sojourn: one timed frame per row */
+static const struct out_column sojourn_columns[] = {
+	{"arrival-ns", NULL, 15}, {"departure-ns", NULL, 15}, {"delay-ns", NULL, 10},
+	{"queue", NULL, 0},       {"length-bytes", NULL, 0},  {"seq", NULL, 10},
+};
+
+static void print_sojourns(const struct decode_options *options, const struct stat_record *rec)
+{
+	for (size_t i = 0; i < rec->n_sojourns; i++) {
+		const struct pktstats_sojourn *s = &rec->sojourns[i];
+		if (!(options->queues >> s->queue & 1))
+			continue;
+		out_row_begin();
+		out_uint("arrival-ns", s->arrival_ns, NULL);
+		out_uint("departure-ns", s->departure_ns, NULL);
+		out_uint("delay-ns", s->delay_ns, NULL);
+		out_uint("queue", s->queue, NULL);
+		out_uint("length-bytes", (uint64_t)STAT_BYTES(s->length), NULL);
+		out_uint("seq", s->departure_seq, NULL);
+		out_row_end();
+	}
+}
+
+/* "gap 1, missed 2" */
+static void losses_text(const struct pktstats_sojourn_counts *c, char *text, size_t size)
+{
+	text[0] = '\0';
+	for (int k = 0; k < PKTSTATS_SOJOURN_LOSS_COUNT; k++)
+		if (c->losses[k])
+			snprintf(text + strlen(text), size - strlen(text), "%s%s %" PRIu64,
+				 *text ? ", " : "", pktstats_sojourn_loss_name(k), c->losses[k]);
+}
+
+/* One line on stderr when departures could not be timed (decode --sojourn). */
+static void report_untimed(const struct cli *cli, struct stat_reader *reader, uint32_t queues)
+{
+	struct pktstats_sojourn_counts c = {0}, q;
+	for (unsigned k = 0; k < PKTSTATS_QUEUES; k++) {
+		if (!(queues >> k & 1))
+			continue;
+		pktstats_sojourn_total(stat_reader_sojourn(reader), k, &q);
+		c.timed += q.timed;
+		c.queued_before += q.queued_before;
+		c.unsynchronised += q.unsynchronised;
+		c.pending += q.pending;
+		for (int l = 0; l < PKTSTATS_SOJOURN_LOSS_COUNT; l++)
+			c.losses[l] += q.losses[l];
+	}
+	if (!c.queued_before && !c.unsynchronised && !c.pending)
+		return;
+	char losses[256];
+	losses_text(&c, losses, sizeof losses);
+	fprintf(stderr, "pktstats: %s: %" PRIu64 " frames timed; not timed: %" PRIu64 " queued "
+		"before the capture or a resynchronisation, %" PRIu64 " while unsynchronised%s%s%s, "
+		"%" PRIu64 " still queued at the end\n", cli->object, c.timed, c.queued_before,
+		c.unsynchronised, *losses ? " (losses: " : "", losses, *losses ? ")" : "",
+		c.pending);
+}
+
 /* "cut_timestamp 1, partial_slot 2" */
 static void reasons_text(const uint64_t *counts, char *text, size_t size)
 {
@@ -273,7 +333,63 @@ static const struct out_column source_columns[] = {
 	{"malformed", NULL, 0},
 };
 
-static void print_summary(struct stat_reader *reader, uint32_t queues)
+static const struct out_column sojourn_summary_columns[] = {
+	{"queue", NULL, 0},       {"timed", NULL, 9},      {"queued-before", NULL, 0},
+	{"unsynchronised", NULL, 0}, {"pending", NULL, 0}, {"p50-ns", NULL, 10},
+	{"p90-ns", NULL, 10},     {"p99-ns", NULL, 10},    {"p999-ns", "p99.9-ns", 10},
+	{"max-ns", NULL, 10},
+};
+
+/* The sojourn table of --summary: per queue, what was timed, what not, and the delays'
+ * percentiles (empty where nothing was timed) */
+static void print_sojourn_summary(struct stat_reader *reader, const struct sojourn_stats *stats,
+				  uint32_t queues)
+{
+	struct pktstats_sojourn_counts total;
+	pktstats_sojourn_total(stat_reader_sojourn(reader), PKTSTATS_QUEUES, &total);
+	char text[256];
+	losses_text(&total, text, sizeof text);
+	out_uint("sojourn-resyncs", total.resyncs, NULL);
+	if (out_is_json()) {
+		out_object_begin("sojourn-losses");
+		for (int k = 0; k < PKTSTATS_SOJOURN_LOSS_COUNT; k++)
+			if (total.losses[k])
+				out_uint(pktstats_sojourn_loss_name(k), total.losses[k], NULL);
+		out_object_end();
+	} else {
+		out_string("sojourn-losses", *text ? text : "none");
+	}
+	out_table_begin("sojourn", sojourn_summary_columns,
+			sizeof sojourn_summary_columns / sizeof sojourn_summary_columns[0]);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		if (!(queues >> q & 1))
+			continue;
+		struct pktstats_sojourn_counts c;
+		pktstats_sojourn_total(stat_reader_sojourn(reader), q, &c);
+		out_row_begin();
+		out_uint("queue", q, NULL);
+		out_uint("timed", c.timed, NULL);
+		out_uint("queued-before", c.queued_before, NULL);
+		out_uint("unsynchronised", c.unsynchronised, NULL);
+		out_uint("pending", c.pending, NULL);
+		for (int k = 0; k < SOJOURN_PERCENTILES; k++) {
+			if (c.timed)
+				out_uint(sojourn_percentile_keys[k],
+					 sojourn_stats_percentile(stats, q, sojourn_percentiles[k]), NULL);
+			else
+				out_string(sojourn_percentile_keys[k], NULL);
+		}
+		if (c.timed)
+			out_uint("max-ns", sojourn_stats_percentile(stats, q, 100), NULL);
+		else
+			out_string("max-ns", NULL);
+		out_row_end();
+	}
+	out_table_end();
+}
+
+static void print_summary(struct stat_reader *reader, const struct sojourn_stats *stats,
+			  uint32_t queues)
 {
 	const struct pktstats_stream *stream = stat_reader_stream(reader);
 	const struct stat_reader_counts *counts = stat_reader_counts(reader);
@@ -338,6 +454,8 @@ static void print_summary(struct stat_reader *reader, uint32_t queues)
 		out_row_end();
 	}
 	out_table_end();
+	if (stats)
+		print_sojourn_summary(reader, stats, queues);
 
 	out_table_begin("sources", source_columns,
 			sizeof source_columns / sizeof source_columns[0]);
@@ -361,11 +479,22 @@ static void print_summary(struct stat_reader *reader, uint32_t queues)
 	out_end();
 }
 
+/* The table's header: events, or with --sojourn timed frames */
+static void begin(const struct decode_options *options, bool sojourn)
+{
+	if (!sojourn) {
+		decode_print_begin(options);
+		return;
+	}
+	out_csv(options->csv);
+	out_table_begin(NULL, sojourn_columns, sizeof sojourn_columns / sizeof sojourn_columns[0]);
+}
+
 static int decode_run(struct cli *cli, int argc, char **argv)
 {
 	struct decode_options options;
 	decode_default_options(&options);
-	bool summary = false;
+	bool summary = false, sojourn = false;
 	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
 	size_t n_paths = 0;
 	if (!paths)
@@ -377,6 +506,8 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 			options_done = true;
 		} else if (!options_done && !strcmp(argv[i], "--summary")) {
 			summary = true;
+		} else if (!options_done && !strcmp(argv[i], "--sojourn")) {
+			sojourn = true;
 		} else if (!options_done && argv[i][0] == '-' && argv[i][1]) {
 			int got = decode_parse_option(cli, argc, argv, &i, &options);
 			if (got < 0)
@@ -398,6 +529,9 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 	if (status == CLI_OK && options.time_of_day && summary)
 		status = cli_usage(cli, "--time-of-day gives the events' times; --summary prints "
 				   "figures");
+	if (status == CLI_OK && sojourn && options.time_of_day)
+		status = cli_usage(cli, "--time-of-day gives the events' times, not with --sojourn "
+				   "(its times are the hardware timer's)");
 	if (status == CLI_OK)
 		status = decode_check_options(cli, &options);
 	if (status == CLI_OK)
@@ -407,6 +541,7 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 		return status;
 	}
 	options.reader.summary_only = summary;
+	options.reader.sojourn = sojourn;
 	struct stat_reader *reader;
 	char error[512] = "";
 	int err = stat_reader_open(&reader, paths, n_paths, &options.reader, error, sizeof error);
@@ -419,7 +554,8 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 	}
 	/* The table's header waits for the first record, or for the end when a file was read
 	 * without one: when no file can be read, nothing is printed on stdout, only the errors. */
-	bool begun = false;
+	bool begun = false, out_of_memory = false;
+	struct sojourn_stats stats = {0};
 	struct stat_record rec;
 	while ((err = stat_reader_next(reader, &rec)) != 0) {
 		if (err < 0) {
@@ -428,25 +564,38 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 			status = CLI_RUNTIME;
 			continue;
 		}
-		if (summary)
+		if (summary) {
+			if (sojourn && sojourn_stats_add(&stats, rec.sojourns, rec.n_sojourns) < 0)
+				out_of_memory = true;
 			continue;
+		}
 		if (!begun)
-			decode_print_begin(&options);
+			begin(&options, sojourn);
 		begun = true;
-		decode_print_record(&options, stat_reader_stream(reader), &rec);
+		if (sojourn)
+			print_sojourns(&options, &rec);
+		else
+			decode_print_record(&options, stat_reader_stream(reader), &rec);
 	}
 	const struct stat_reader_counts *counts = stat_reader_counts(reader);
-	if (counts->files > counts->bad_link) { /* a file was read as a capture */
+	if (out_of_memory) {
+		fprintf(stderr, "pktstats: %s: out of memory for the sojourn times\n", cli->object);
+		status = CLI_RUNTIME;
+	} else if (counts->files > counts->bad_link) { /* a file was read as a capture */
 		if (summary) {
-			print_summary(reader, options.queues);
+			sojourn_stats_sort(&stats);
+			print_summary(reader, sojourn ? &stats : NULL, options.queues);
 		} else {
 			if (!begun)
-				decode_print_begin(&options);
+				begin(&options, sojourn);
 			decode_print_end();
 		}
 	}
+	sojourn_stats_free(&stats);
 	fflush(stdout);
 	decode_report_problems(cli, reader);
+	if (sojourn && !summary)
+		report_untimed(cli, reader, options.queues);
 	stat_reader_close(reader);
 	free(paths);
 	return status;
@@ -463,7 +612,19 @@ static const struct cli_verb decode_verbs[] = {
 	 "                     maximum and time-weighted mean occupancy; per source: lost stat\n"
 	 "                     packets, gaps, resets, M flags; malformed packets by reason.\n"
 	 "                     With --queues, the per-queue table shows those queues; the\n"
-	 "                     totals count every queue\n"
+	 "                     totals count every queue. With --sojourn, a sojourn table too:\n"
+	 "                     per queue, the frames timed, those that could not be (queued\n"
+	 "                     before the capture or a resynchronisation, unsynchronised, still\n"
+	 "                     queued at the end), the delays' percentiles p50, p90, p99, p99.9\n"
+	 "                     (nearest rank) and maximum\n"
+	 "  --sojourn          each frame's queueing delay instead of events: the queues are\n"
+	 "                     FIFOs, so a queue's k-th departure is its k-th arrival; one row\n"
+	 "                     per frame timed: arrival-ns, departure-ns (its last word left),\n"
+	 "                     delay-ns (exact to the capture's tick, 8 ns << c), queue,\n"
+	 "                     length-bytes, seq (of the departure's stat packet). Frames that\n"
+	 "                     cannot be timed (queued before the capture, after lost stat\n"
+	 "                     packets, an M flag, masked events) are counted on stderr, never\n"
+	 "                     given a time (docs/sojourn.md)\n"
 	 "\n"
 	 EVENT_COLUMNS
 	 "In the text table, lines starting with '--' note lost stat packets, sequence resets,\n"

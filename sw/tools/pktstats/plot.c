@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * pktstats plot: queue occupancy over time from stat packets, drawn by gnuplot into a PNG.
+ * pktstats plot: queue occupancy over time from stat packets, drawn by gnuplot into a PNG; with
+ * --sojourn, the frames' queueing delay instead (sojourn.h): its distribution per queue (CDF)
+ * and its range over time.
  *
  * The captures are read twice through stat_reader: once in summary mode for the time span and
  * the largest occupancy (which fix the axes and their units), once with events, folding every
@@ -27,6 +29,7 @@
 #include "cli.h"
 #include "decode_cmd.h"
 #include "output.h"
+#include "sojourn_stats.h"
 #include "stat_reader.h"
 
 #define PLOT_BUCKETS 2000
@@ -177,6 +180,8 @@ static const char *size_unit(int64_t max_words, double *scale)
 	return "bytes";
 }
 
+static int run_gnuplot(const char *dir, char *error, size_t error_size);
+
 /* Writes the gnuplot script and runs gnuplot on it. 0, or a negative errno. */
 static int draw(const struct plot *plot, uint32_t queue_mask, const char *dir, const char *out,
 		const char *title, const char *t_unit, const char *s_unit, char *error,
@@ -217,8 +222,14 @@ static int draw(const struct plot *plot, uint32_t queue_mask, const char *dir, c
 		snprintf(error, error_size, "%s: %s", path, strerror(errno));
 		return -EIO;
 	}
+	return run_gnuplot(dir, error, error_size);
+}
 
-	char log[256];
+/* Runs gnuplot on DIR/plot.gp, its messages in DIR/gnuplot.log. 0, or a negative errno. */
+static int run_gnuplot(const char *dir, char *error, size_t error_size)
+{
+	char path[256], log[256];
+	snprintf(path, sizeof path, "%s/plot.gp", dir);
 	snprintf(log, sizeof log, "%s/gnuplot.log", dir);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -261,18 +272,251 @@ static void remove_work(const char *dir)
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		unlink(path);
 	}
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		snprintf(path, sizeof path, "%s/queue%u.dat", dir, q);
-		unlink(path);
-		snprintf(path, sizeof path, "%s/drops%u.dat", dir, q);
-		unlink(path);
-	}
+	const char *per_queue[] = {"queue%u.dat", "drops%u.dat", "cdf%u.dat", "delay%u.dat"};
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		for (size_t i = 0; i < sizeof per_queue / sizeof per_queue[0]; i++) {
+			snprintf(path, sizeof path, "%s/", dir);
+			snprintf(path + strlen(path), sizeof path - strlen(path), per_queue[i], q);
+			unlink(path);
+		}
 	rmdir(dir);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* --sojourn                                                                                  */
+
+#define CDF_POINTS 2000
+
+/* A queue's lowest and highest delay per time step (by departure), ns; low > high: none. */
+struct delay_bucket {
+	uint64_t low, high;
+};
+
+/* Pass 2 of --sojourn: each timed frame's delay into the time step of its departure. */
+static int fill_delays(struct delay_bucket *buckets[PKTSTATS_QUEUES], const struct plot *plot,
+		       const char *const *files, size_t n_files,
+		       const struct stat_reader_options *options, char *error, size_t error_size)
+{
+	struct stat_reader *reader;
+	int err = stat_reader_open(&reader, files, n_files, options, error, error_size);
+	if (err < 0)
+		return err;
+	struct stat_record rec;
+	while ((err = stat_reader_next(reader, &rec)) != 0) {
+		if (err < 0)
+			continue; /* reported by the first pass */
+		for (size_t i = 0; i < rec.n_sojourns; i++) {
+			const struct pktstats_sojourn *x = &rec.sojourns[i];
+			struct delay_bucket *b = &buckets[x->queue][bucket_of(plot, x->departure_ns)];
+			if (b->low > b->high) {
+				b->low = b->high = x->delay_ns;
+			} else {
+				if (x->delay_ns < b->low)
+					b->low = x->delay_ns;
+				if (x->delay_ns > b->high)
+					b->high = x->delay_ns;
+			}
+		}
+	}
+	stat_reader_close(reader);
+	return 0;
+}
+
+/* cdfQ.dat (delay, fraction of the queue's frames at most that delay: every frame, or
+ * CDF_POINTS quantiles) and delayQ.dat (time, lowest, highest delay per step). */
+static int write_delay_data(const struct sojourn_delays *delays,
+			    const struct delay_bucket *buckets, const struct plot *plot,
+			    unsigned q, const char *dir, double time_scale, double delay_scale)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/cdf%u.dat", dir, q);
+	FILE *cdf = fopen(path, "w");
+	snprintf(path, sizeof path, "%s/delay%u.dat", dir, q);
+	FILE *over_time = fopen(path, "w");
+	if (!cdf || !over_time) {
+		if (cdf)
+			fclose(cdf);
+		if (over_time)
+			fclose(over_time);
+		return -errno;
+	}
+	size_t points = delays->n < CDF_POINTS ? delays->n : CDF_POINTS;
+	for (size_t i = 1; i <= points; i++) {
+		size_t rank = (size_t)ceil((double)i / (double)points * (double)delays->n);
+		fprintf(cdf, "%.9g %.9g\n", (double)delays->delay_ns[rank - 1] * delay_scale,
+			(double)rank / (double)delays->n);
+	}
+	for (size_t b = 0; b < PLOT_BUCKETS; b++)
+		if (buckets[b].low <= buckets[b].high)
+			fprintf(over_time, "%.9g %.9g %.9g\n",
+				(double)plot->span_ns * (double)b / (PLOT_BUCKETS - 1) * time_scale,
+				(double)buckets[b].low * delay_scale, (double)buckets[b].high * delay_scale);
+	int err = ferror(cdf) || ferror(over_time) ? -EIO : 0;
+	if (fclose(cdf) != 0 || fclose(over_time) != 0)
+		err = -EIO;
+	return err;
+}
+
+/* The picture: the CDFs above, the delay over time below. */
+static int draw_sojourn(const struct sojourn_stats *stats, uint32_t queue_mask, const char *dir,
+			const char *out, const char *title, const char *t_unit, const char *d_unit,
+			char *error, size_t error_size)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/plot.gp", dir);
+	FILE *gp = fopen(path, "w");
+	if (!gp) {
+		snprintf(error, error_size, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(gp, "set terminal pngcairo size 1600,1200 font 'sans,11'\n");
+	fprintf(gp, "set output '%s'\n", out);
+	fprintf(gp, "set multiplot layout 2,1 title \"%s\" noenhanced\n", title);
+	fprintf(gp, "set grid\nset key outside right top\n");
+	fprintf(gp, "set xlabel 'queueing delay (%s)'\nset ylabel 'fraction of frames'\n", d_unit);
+	fprintf(gp, "set yrange [0:1]\nset xrange [0:*]\nplot ");
+	const char *separator = "";
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		if (!(queue_mask >> q & 1) || !stats->queues[q].n)
+			continue;
+		fprintf(gp, "%s'%s/cdf%u.dat' using 1:2 with steps lw 1.5 lc %u title 'queue %u "
+			    "(%zu frames)'", separator, dir, q, q + 1, q, stats->queues[q].n);
+		separator = ", \\\n     ";
+	}
+	fprintf(gp, "\nset xlabel 'departure time since the first stat packet (%s)'\n", t_unit);
+	fprintf(gp, "set ylabel 'queueing delay (%s)'\nset yrange [0:*]\nset autoscale x\nplot ",
+		d_unit);
+	separator = "";
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		if (!(queue_mask >> q & 1) || !stats->queues[q].n)
+			continue;
+		fprintf(gp, "%s'%s/delay%u.dat' using 1:2:3 with filledcurves fs transparent solid "
+			    "0.25 lc %u notitle, '%s/delay%u.dat' using 1:3 with lines lw 1.5 lc %u "
+			    "title 'queue %u'", separator, dir, q, q + 1, dir, q, q + 1, q);
+		separator = ", \\\n     ";
+	}
+	fprintf(gp, "\nunset multiplot\n");
+	if (fclose(gp) != 0) {
+		snprintf(error, error_size, "%s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	return run_gnuplot(dir, error, error_size);
+}
+
+/* A delay axis unit that suits the largest delay: its name and the scale from ns. */
+static const char *delay_unit(uint64_t max_ns, double *scale)
+{
+	if (max_ns < 10000) {
+		*scale = 1;
+		return "ns";
+	}
+	if (max_ns < 10000000) {
+		*scale = 1e-3;
+		return "\302\265s";
+	}
+	*scale = 1e-6;
+	return "ms";
+}
+
+/* The working directory: DIR of --data (made if need be), else a temporary one. */
+static int work_directory(const char *keep, char *dir, size_t size)
+{
+	if (keep) {
+		snprintf(dir, size, "%s", keep);
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+			return -errno;
+	} else {
+		snprintf(dir, size, "/tmp/pktstats-plot.XXXXXX");
+		if (!mkdtemp(dir))
+			return -errno;
+	}
+	return 0;
+}
+
+static int plot_sojourn(const char *const *files, size_t n_files,
+			struct stat_reader_options *options, uint32_t queue_mask,
+			const struct pktstats_summary *summary, struct sojourn_stats *stats,
+			const struct pktstats_sojourn_counts *counts, const char *out,
+			const char *title, const char *keep)
+{
+	int status = CLI_OK;
+	char error[512] = "";
+	struct plot plot = {.first_ns = summary->first_ns,
+			    .span_ns = summary->last_ns > summary->first_ns
+					       ? summary->last_ns - summary->first_ns : 0};
+	struct delay_bucket *buckets[PKTSTATS_QUEUES] = {NULL};
+	uint64_t timed = 0, max_ns = 0;
+	sojourn_stats_sort(stats);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		if (!(queue_mask >> q & 1) || !stats->queues[q].n)
+			continue;
+		timed += stats->queues[q].n;
+		if (sojourn_stats_percentile(stats, q, 100) > max_ns)
+			max_ns = sojourn_stats_percentile(stats, q, 100);
+	}
+	const uint64_t untimed = counts->queued_before + counts->unsynchronised;
+	if (timed == 0) {
+		fprintf(stderr, "pktstats: plot: no frame of %s could be timed (%" PRIu64 " "
+				"departures in all could not: pktstats decode --summary --sojourn says "
+				"why)\n", queue_mask == 0xff ? "any queue" : "the queues selected", untimed);
+		return CLI_RUNTIME;
+	}
+	if (untimed)
+		fprintf(stderr, "pktstats: plot: %" PRIu64 " frames could not be timed (pktstats "
+				"decode --summary --sojourn says why)\n", untimed);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		buckets[q] = malloc(PLOT_BUCKETS * sizeof(struct delay_bucket));
+		if (!buckets[q]) {
+			fprintf(stderr, "pktstats: plot: out of memory\n");
+			status = CLI_RUNTIME;
+			goto done;
+		}
+		for (size_t b = 0; b < PLOT_BUCKETS; b++)
+			buckets[q][b] = (struct delay_bucket){.low = 1, .high = 0};
+	}
+	if (fill_delays(buckets, &plot, files, n_files, options, error, sizeof error) < 0) {
+		fprintf(stderr, "pktstats: plot: %s\n", error);
+		status = CLI_RUNTIME;
+		goto done;
+	}
+	char dir[200];
+	int err = work_directory(keep, dir, sizeof dir);
+	if (err < 0) {
+		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
+		status = CLI_RUNTIME;
+		goto done;
+	}
+	double time_scale, delay_scale;
+	const char *t_unit = time_unit(plot.span_ns, &time_scale);
+	const char *d_unit = delay_unit(max_ns, &delay_scale);
+	for (unsigned q = 0; q < PKTSTATS_QUEUES && status == CLI_OK; q++)
+		if (queue_mask >> q & 1 && stats->queues[q].n &&
+		    (err = write_delay_data(&stats->queues[q], buckets[q], &plot, q, dir, time_scale,
+					    delay_scale)) < 0) {
+			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
+			status = CLI_RUNTIME;
+		}
+	char default_title[256];
+	snprintf(default_title, sizeof default_title, "%s: queueing delay of %" PRIu64
+		 " frames from %" PRIu64 " stat packets", files[0], timed, summary->packets);
+	if (status == CLI_OK &&
+	    draw_sojourn(stats, queue_mask, dir, out, title ? title : default_title, t_unit,
+			 d_unit, error, sizeof error) < 0) {
+		fprintf(stderr, "pktstats: plot: %s\n", error);
+		status = CLI_RUNTIME;
+	}
+	if (!keep)
+		remove_work(dir);
+done:
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		free(buckets[q]);
+	return status;
 }
 
 static int plot_run(struct cli *cli, int argc, char **argv)
 {
 	const char *out = NULL, *title = NULL, *keep = NULL;
+	bool sojourn = false;
 	const char *files[argc > 0 ? argc : 1];
 	size_t n_files = 0;
 	struct decode_options selection;
@@ -291,6 +535,8 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 				return cli_usage(cli, "%s needs a value", arg);
 			*(!strcmp(arg, "-o") ? &out : !strcmp(arg, "--title") ? &title : &keep) =
 				argv[++i];
+		} else if (!strcmp(arg, "--sojourn")) {
+			sojourn = true;
 		} else if (arg[0] == '-' && arg[1]) {
 			return cli_usage(cli, "unknown option '%s'", arg);
 		} else {
@@ -315,24 +561,35 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 	char error[512] = "";
 	struct stat_reader *reader;
 	options.summary_only = true;
+	options.sojourn = sojourn;
 	int err = stat_reader_open(&reader, files, n_files, &options, error, sizeof error);
 	if (err < 0)
 		return cli_usage(cli, "%s", error);
 	struct stat_record rec;
 	int status = CLI_OK;
 	uint64_t malformed = 0;
+	struct sojourn_stats stats = {0};
 	while ((err = stat_reader_next(reader, &rec)) != 0) {
 		if (err < 0) {
 			fprintf(stderr, "pktstats: plot: %s\n", stat_reader_error(reader));
 			status = CLI_RUNTIME;
 		} else if (rec.status == STAT_RECORD_MALFORMED) {
 			malformed++;
+		} else if (sojourn && sojourn_stats_add(&stats, rec.sojourns, rec.n_sojourns) < 0) {
+			fprintf(stderr, "pktstats: plot: out of memory for the sojourn times\n");
+			status = CLI_RUNTIME;
+			break;
 		}
 	}
 	const struct pktstats_summary summary = *stat_reader_summary(reader);
+	struct pktstats_sojourn_counts untimed = {0};
+	if (sojourn)
+		pktstats_sojourn_total(stat_reader_sojourn(reader), PKTSTATS_QUEUES, &untimed);
 	stat_reader_close(reader);
-	if (status != CLI_OK)
+	if (status != CLI_OK) {
+		sojourn_stats_free(&stats);
 		return status; /* a file could not be read: said above */
+	}
 	if (summary.packets == 0) {
 		fprintf(stderr, "pktstats: plot: no stat packets in %s%s\n", files[0],
 			n_files > 1 ? " and the other files" : "");
@@ -341,6 +598,12 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 	if (malformed)
 		fprintf(stderr, "pktstats: plot: %" PRIu64 " malformed stat packets left out "
 				"(pktstats decode --summary lists them)\n", malformed);
+	if (sojourn) {
+		status = plot_sojourn(files, n_files, &options, queue_mask, &summary, &stats,
+				      &untimed, out, title, keep);
+		sojourn_stats_free(&stats);
+		return status;
+	}
 	int64_t max_words = 0;
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
 		if (queue_mask >> q & 1 && summary.queues[q].max_occupancy > max_words)
@@ -367,16 +630,9 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 		goto done;
 	}
 
-	char dir[200] = "/tmp/pktstats-plot.XXXXXX";
-	if (keep) {
-		snprintf(dir, sizeof dir, "%s", keep);
-		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(errno));
-			status = CLI_RUNTIME;
-			goto done;
-		}
-	} else if (!mkdtemp(dir)) {
-		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(errno));
+	char dir[200];
+	if ((err = work_directory(keep, dir, sizeof dir)) < 0) {
+		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
 		status = CLI_RUNTIME;
 		goto done;
 	}
@@ -417,20 +673,30 @@ static const char plot_details[] =
 	SELECTION_OPTIONS
 	"                     (every queue with stat data is drawn by default)\n"
 	"  --title TEXT       the plot's title\n"
+	"  --sojourn          the frames' queueing delay instead (docs/sojourn.md): above, its\n"
+	"                     distribution per queue (the fraction of the queue's timed frames\n"
+	"                     that waited at most so long); below, its lowest and highest in\n"
+	"                     each of 2000 time steps, by departure. Frames that cannot be\n"
+	"                     timed are counted on stderr\n"
 	"  --data DIR         keep what gnuplot drew in DIR: queueQ.dat (time, lowest and\n"
 	"                     highest occupancy per step, in the axes' units), dropsQ.dat (time,\n"
-	"                     occupancy), plot.gp (the script), for plots of your own\n"
-	"Example: pktstats plot stats.pcap -o queues.png --queues 3,5\n";
+	"                     occupancy); with --sojourn cdfQ.dat (delay, fraction) and\n"
+	"                     delayQ.dat (time, lowest and highest delay); plot.gp (the script),\n"
+	"                     for plots of your own\n"
+	"Example: pktstats plot stats.pcap -o queues.png --queues 3,5\n"
+	"         pktstats plot --sojourn stats.pcap -o delay.png --queues 3\n";
 
 static const struct cli_verb plot_verbs[] = {
-	{"", "FILE... -o FILE.png [--queues SET] [-f EXPR] [-p PORT] [--title TEXT] [--data DIR]",
-	 "Plot queue occupancy over time from the stat packets of captures", plot_details,
+	{"", "FILE... -o FILE.png [--sojourn] [--queues SET] [-f EXPR] [-p PORT] [--title TEXT] "
+	 "[--data DIR]",
+	 "Plot queue occupancy (or queueing delay) over time from the stat packets of captures",
+	 plot_details,
 	 plot_run},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct cli_object cli_object_plot = {
 	.name = "plot",
-	.summary = "Queue occupancy over time, from captures, as a PNG (gnuplot)",
+	.summary = "Queue occupancy or queueing delay over time, from captures, as a PNG (gnuplot)",
 	.verbs = plot_verbs,
 };

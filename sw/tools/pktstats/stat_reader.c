@@ -32,6 +32,8 @@ struct stat_reader {
 	struct pktstats_stream stream;
 	struct stat_reader_counts counts;
 	struct pktstats_summary summary; /* summary_only */
+	struct pktstats_sojourn_matcher *matcher; /* sojourn */
+	struct pktstats_sojourn *sojourn_buffer;  /* sojourn: PKTSTATS_DECODE_MAX_EVENTS */
 	char error[512];
 	struct pktstats_event event_buffer[PKTSTATS_DECODE_MAX_EVENTS];
 	char file_buffer[STAT_READER_FILE_BUFFER]; /* stdio's, for the file being read */
@@ -118,6 +120,22 @@ int stat_reader_open(struct stat_reader **reader, const char *const *paths, size
 		stat_reader_close(r);
 		return err;
 	}
+	if (options->sojourn) {
+		struct pktstats_sojourn_options sojourn_options;
+		pktstats_sojourn_default_options(&sojourn_options);
+		if (options->queue_words)
+			sojourn_options.queue_words = options->queue_words;
+		err = pktstats_sojourn_create(&r->matcher, &sojourn_options);
+		r->sojourn_buffer = malloc(PKTSTATS_DECODE_MAX_EVENTS * sizeof *r->sojourn_buffer);
+		if (err == 0 && !r->sojourn_buffer)
+			err = -ENOMEM;
+		if (err < 0) {
+			snprintf(error, error_size, "%s", err == -EINVAL
+				 ? "queue words out of range" : strerror(-err));
+			stat_reader_close(r);
+			return err;
+		}
+	}
 	*reader = r;
 	return 0;
 }
@@ -130,6 +148,8 @@ void stat_reader_close(struct stat_reader *r)
 		pcap_close(r->pcap);
 	if (r->have_program)
 		pcap_freecode(&r->program);
+	pktstats_sojourn_destroy(r->matcher);
+	free(r->sojourn_buffer);
 	free(r);
 }
 
@@ -158,6 +178,31 @@ const struct pktstats_summary *stat_reader_summary(const struct stat_reader *r)
 	return &r->summary;
 }
 
+const struct pktstats_sojourn_matcher *stat_reader_sojourn(const struct stat_reader *r)
+{
+	return r->matcher;
+}
+
+/* The matcher takes every stat packet, malformed ones included. In summary mode the events
+ * are decoded again from the payload (the summary pass writes none). */
+static void match(struct stat_reader *r, struct stat_record *rec)
+{
+	const struct pktstats_event *events = rec->events;
+	size_t n_events = rec->n_events;
+	if (r->options.summary_only && rec->status == STAT_RECORD_PACKET) {
+		struct pktstats_packet packet;
+		if (pktstats_decode_payload_ex(rec->result.frame.payload, rec->result.frame.payload_len,
+					       &r->stream.options.decode, &packet, r->event_buffer,
+					       PKTSTATS_DECODE_MAX_EVENTS, &n_events, NULL) != 0)
+			n_events = 0;
+		events = r->event_buffer;
+	}
+	/* -ENOSPC cannot happen: a packet has at most PKTSTATS_DECODE_MAX_EVENTS departures */
+	pktstats_sojourn_feed(r->matcher, &rec->result, events, n_events, r->sojourn_buffer,
+			      PKTSTATS_DECODE_MAX_EVENTS, &rec->n_sojourns);
+	rec->sojourns = r->sojourn_buffer;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Frames */
 
@@ -169,6 +214,8 @@ static int feed(struct stat_reader *r, const uint8_t *frame, size_t captured,
 	rec->capture_ns = capture_ns;
 	rec->events = NULL;
 	rec->n_events = 0;
+	rec->sojourns = NULL;
+	rec->n_sojourns = 0;
 	int err = r->options.summary_only
 		? pktstats_stream_feed_frame_summary(&r->stream, frame, captured, &r->summary,
 						     &rec->result)
@@ -182,6 +229,8 @@ static int feed(struct stat_reader *r, const uint8_t *frame, size_t captured,
 		rec->status = STAT_RECORD_MALFORMED;
 		rec->reason = err == -EINVAL ? PKTSTATS_DECODE_TRUNCATED : rec->result.reason;
 		r->counts.malformed[rec->reason % PKTSTATS_DECODE_ERROR_COUNT]++;
+		if (r->matcher)
+			match(r, rec);
 		return 1;
 	}
 	/* decoded (0; -ENOSPC cannot happen with PKTSTATS_DECODE_MAX_EVENTS) */
@@ -191,6 +240,8 @@ static int feed(struct stat_reader *r, const uint8_t *frame, size_t captured,
 		rec->events = r->event_buffer;
 		rec->n_events = rec->result.n_events;
 	}
+	if (r->matcher)
+		match(r, rec);
 	return 1;
 }
 

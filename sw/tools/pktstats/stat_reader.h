@@ -44,6 +44,7 @@
 
 #include "pktstats/decode.h"
 #include "pktstats/format.h"
+#include "pktstats/sojourn.h"
 
 /* printf format of the default filter; %u is the UDP port. */
 #define STAT_READER_DEFAULT_FILTER "udp dst port %u or (vlan and udp dst port %u)"
@@ -62,6 +63,11 @@ struct stat_reader_options {
 	bool raw_frames;       /* every frame that passes the filter is handed over as it is
 				  (STAT_RECORD_RAW, data and captured), nothing decoded: for
 				  readers of other protocols (`oam decode`) */
+	bool sojourn;          /* pair each queue's departures with their arrivals
+				  (pktstats/sojourn.h): rec.sojourns, stat_reader_sojourn(); in
+				  summary_only mode each packet's events are decoded a second time
+				  for it */
+	uint32_t queue_words;  /* sojourn: most words a queue holds (0: the switch's, 4096) */
 };
 
 void stat_reader_default_options(struct stat_reader_options *options);
@@ -87,6 +93,9 @@ struct stat_record {
 	const struct pktstats_event *events; /* PACKET without summary_only: the packet's events
 						in order; valid until the next call */
 	size_t n_events;
+	const struct pktstats_sojourn *sojourns; /* sojourn: the frames this packet's
+						    departures timed, valid until the next call */
+	size_t n_sojourns;
 	const uint8_t *data;        /* RAW: the frame as captured, valid until the next call */
 	size_t captured;            /* its captured length */
 };
@@ -139,6 +148,8 @@ const struct stat_reader_counts *stat_reader_counts(const struct stat_reader *re
 /* summary_only: the summary of the packets read so far (decode.h: struct pktstats_summary,
  * means with pktstats_summary_mean()); all zero otherwise. */
 const struct pktstats_summary *stat_reader_summary(const struct stat_reader *reader);
+/* sojourn: the matcher, for its counts (pktstats_sojourn_counts/_total); NULL otherwise. */
+const struct pktstats_sojourn_matcher *stat_reader_sojourn(const struct stat_reader *reader);
 
 void stat_reader_close(struct stat_reader *reader);
 

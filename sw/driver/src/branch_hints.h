@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Hints for the compiler in the library's per-event loops (decode.c, sojourn.c): functions
+ * inlined whatever its heuristics say, and the branches that almost never go one way.
+ */
+#ifndef PKTSTATS_BRANCH_HINTS_H
+#define PKTSTATS_BRANCH_HINTS_H
+
+#if defined(__GNUC__)
+#define PKTSTATS_ALWAYS_INLINE inline __attribute__((always_inline))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PKTSTATS_ALWAYS_INLINE inline
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
+
+#endif

@@ -460,19 +460,19 @@ static void add_counts(struct pktstats_sojourn_counts *sum, const struct pktstat
 	sum->pending += c->pending;
 }
 
-void pktstats_sojourn_total(const struct pktstats_sojourn_matcher *matcher, unsigned queue,
+void pktstats_sojourn_total(const struct pktstats_sojourn_matcher *matcher, uint32_t queues,
 			    struct pktstats_sojourn_counts *total)
 {
 	if (!total)
 		return;
 	memset(total, 0, sizeof *total);
-	if (!matcher || queue > PKTSTATS_QUEUES)
+	if (!matcher)
 		return;
 	for (unsigned s = 0; s <= UNTRACKED; s++) {
 		if (!matcher->sources[s].seen)
 			continue;
 		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-			if (queue == PKTSTATS_QUEUES || q == queue)
+			if (queues >> q & 1)
 				add_counts(total, &matcher->sources[s].queues[q].counts);
 	}
 }

@@ -250,18 +250,8 @@ static void losses_text(const struct pktstats_sojourn_counts *c, char *text, siz
 /* One line on stderr when departures could not be timed (decode --sojourn). */
 static void report_untimed(const struct cli *cli, struct stat_reader *reader, uint32_t queues)
 {
-	struct pktstats_sojourn_counts c = {0}, q;
-	for (unsigned k = 0; k < PKTSTATS_QUEUES; k++) {
-		if (!(queues >> k & 1))
-			continue;
-		pktstats_sojourn_total(stat_reader_sojourn(reader), k, &q);
-		c.timed += q.timed;
-		c.queued_before += q.queued_before;
-		c.unsynchronised += q.unsynchronised;
-		c.pending += q.pending;
-		for (int l = 0; l < PKTSTATS_SOJOURN_LOSS_COUNT; l++)
-			c.losses[l] += q.losses[l];
-	}
+	struct pktstats_sojourn_counts c;
+	pktstats_sojourn_total(stat_reader_sojourn(reader), queues, &c);
 	if (!c.queued_before && !c.unsynchronised && !c.pending)
 		return;
 	char losses[256];
@@ -346,7 +336,7 @@ static void print_sojourn_summary(struct stat_reader *reader, const struct sojou
 				  uint32_t queues)
 {
 	struct pktstats_sojourn_counts total;
-	pktstats_sojourn_total(stat_reader_sojourn(reader), PKTSTATS_QUEUES, &total);
+	pktstats_sojourn_total(stat_reader_sojourn(reader), PKTSTATS_ALL_QUEUES, &total);
 	char text[256];
 	losses_text(&total, text, sizeof text);
 	out_uint("sojourn-resyncs", total.resyncs, NULL);
@@ -365,7 +355,7 @@ static void print_sojourn_summary(struct stat_reader *reader, const struct sojou
 		if (!(queues >> q & 1))
 			continue;
 		struct pktstats_sojourn_counts c;
-		pktstats_sojourn_total(stat_reader_sojourn(reader), q, &c);
+		pktstats_sojourn_total(stat_reader_sojourn(reader), 1u << q, &c);
 		out_row_begin();
 		out_uint("queue", q, NULL);
 		out_uint("timed", c.timed, NULL);

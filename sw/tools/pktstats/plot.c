@@ -109,22 +109,44 @@ static int fill(struct plot *plot, const char *const *files, size_t n_files,
 	return 0;
 }
 
+/* Opens DIR/<first>Q.dat and DIR/<second>Q.dat for writing: 0, or -errno with neither open. */
+static int open_data_files(const char *dir, unsigned q, const char *first, const char *second,
+			   FILE **a, FILE **b)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s%u.dat", dir, first, q);
+	*a = fopen(path, "w");
+	snprintf(path, sizeof path, "%s/%s%u.dat", dir, second, q);
+	*b = fopen(path, "w");
+	if (*a && *b)
+		return 0;
+	int err = -errno;
+	if (*a)
+		fclose(*a);
+	if (*b)
+		fclose(*b);
+	return err;
+}
+
+/* Closes both: 0, or -EIO when either was not written whole. */
+static int close_data_files(FILE *a, FILE *b)
+{
+	int err = ferror(a) || ferror(b) ? -EIO : 0;
+	if (fclose(a) != 0)
+		err = -EIO;
+	if (fclose(b) != 0)
+		err = -EIO;
+	return err;
+}
+
 /* Writes queue q's buckets: time, low, high (scaled), and its drops: time, high. */
 static int write_data(const struct plot *plot, unsigned q, const char *dir, double time_scale,
 		      double size_scale)
 {
-	char path[256];
-	snprintf(path, sizeof path, "%s/queue%u.dat", dir, q);
-	FILE *data = fopen(path, "w");
-	snprintf(path, sizeof path, "%s/drops%u.dat", dir, q);
-	FILE *drops = fopen(path, "w");
-	if (!data || !drops) {
-		if (data)
-			fclose(data);
-		if (drops)
-			fclose(drops);
-		return -errno;
-	}
+	FILE *data, *drops;
+	int err = open_data_files(dir, q, "queue", "drops", &data, &drops);
+	if (err)
+		return err;
 	const struct queue_plot *queue = &plot->queues[q];
 	/* Buckets without an event keep the step function's value from before. */
 	int64_t last = -1;
@@ -149,10 +171,7 @@ static int write_data(const struct plot *plot, unsigned q, const char *dir, doub
 		if (bucket->low <= bucket->high)
 			last = bucket->last;
 	}
-	int err = ferror(data) || ferror(drops) ? -EIO : 0;
-	if (fclose(data) != 0 || fclose(drops) != 0)
-		err = -EIO;
-	return err;
+	return close_data_files(data, drops);
 }
 
 /* Axis units that suit the values: the divisor's name and the scale from ns / bytes. */
@@ -328,18 +347,10 @@ static int write_delay_data(const struct sojourn_delays *delays,
 			    const struct delay_bucket *buckets, const struct plot *plot,
 			    unsigned q, const char *dir, double time_scale, double delay_scale)
 {
-	char path[256];
-	snprintf(path, sizeof path, "%s/cdf%u.dat", dir, q);
-	FILE *cdf = fopen(path, "w");
-	snprintf(path, sizeof path, "%s/delay%u.dat", dir, q);
-	FILE *over_time = fopen(path, "w");
-	if (!cdf || !over_time) {
-		if (cdf)
-			fclose(cdf);
-		if (over_time)
-			fclose(over_time);
-		return -errno;
-	}
+	FILE *cdf, *over_time;
+	int err = open_data_files(dir, q, "cdf", "delay", &cdf, &over_time);
+	if (err)
+		return err;
 	size_t points = delays->n < CDF_POINTS ? delays->n : CDF_POINTS;
 	for (size_t i = 1; i <= points; i++) {
 		size_t rank = (size_t)ceil((double)i / (double)points * (double)delays->n);
@@ -351,10 +362,7 @@ static int write_delay_data(const struct sojourn_delays *delays,
 			fprintf(over_time, "%.9g %.9g %.9g\n",
 				(double)plot->span_ns * (double)b / (PLOT_BUCKETS - 1) * time_scale,
 				(double)buckets[b].low * delay_scale, (double)buckets[b].high * delay_scale);
-	int err = ferror(cdf) || ferror(over_time) ? -EIO : 0;
-	if (fclose(cdf) != 0 || fclose(over_time) != 0)
-		err = -EIO;
-	return err;
+	return close_data_files(cdf, over_time);
 }
 
 /* The picture: the CDFs above, the delay over time below. */
@@ -584,7 +592,7 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 	const struct pktstats_summary summary = *stat_reader_summary(reader);
 	struct pktstats_sojourn_counts untimed = {0};
 	if (sojourn)
-		pktstats_sojourn_total(stat_reader_sojourn(reader), PKTSTATS_QUEUES, &untimed);
+		pktstats_sojourn_total(stat_reader_sojourn(reader), queue_mask, &untimed);
 	stat_reader_close(reader);
 	if (status != CLI_OK) {
 		sojourn_stats_free(&stats);

@@ -13,7 +13,7 @@
  *   for each frame: pktstats_stream_feed_frame(&stream, ..., events, max, &result), then
  *           pktstats_sojourn_feed(m, &result, events, result.n_events, out, max_out, &n_out);
  *           (malformed packets and duplicates too: the matcher needs to see every packet)
- *   pktstats_sojourn_counts(m, source, queue) / pktstats_sojourn_total(m, &total)
+ *   pktstats_sojourn_counts(m, source, queue) / pktstats_sojourn_total(m, queues, &total)
  *   pktstats_sojourn_destroy(m);
  *
  * Pairing is exact or not done; a frame the matcher cannot time is counted, never given a
@@ -143,8 +143,10 @@ int pktstats_sojourn_feed(struct pktstats_sojourn_matcher *matcher,
 const struct pktstats_sojourn_counts *
 pktstats_sojourn_counts(const struct pktstats_sojourn_matcher *matcher, int source,
 			unsigned queue);
-/* The counts of a queue (0..7) summed over sources; queue PKTSTATS_QUEUES sums every queue. */
-void pktstats_sojourn_total(const struct pktstats_sojourn_matcher *matcher, unsigned queue,
+/* The counts of the queues in `queues` (bit q: queue q; PKTSTATS_ALL_QUEUES: all of them)
+ * summed over sources. */
+#define PKTSTATS_ALL_QUEUES ((1u << PKTSTATS_QUEUES) - 1)
+void pktstats_sojourn_total(const struct pktstats_sojourn_matcher *matcher, uint32_t queues,
 			    struct pktstats_sojourn_counts *total);
 
 #ifdef __cplusplus

@@ -68,6 +68,11 @@ MUTANTS = [
      "wire apply_step = command_step && !command_set && step_ok;",
      "wire apply_step = command_step && step_ok;",
      "step_refused_counts"),
+    ("arbiter-grant-switches-mid-frame", "switch_input_arbiter",
+     "rtl/switch/switch_input_arbiter.v",
+     "wire [2:0] selected = in_frame_reg ? grant_reg : next_input;",
+     "wire [2:0] selected = next_input;",
+     "grant_held_in_frame"),
 ]
 
 

@@ -24,6 +24,7 @@ arrivals masked out of the capture, and with drops masked out. On their captures
   gap        a stat packet removed in the middle: its frames are not seen, the frames queued
              across the gap are counted, the rest timed exactly;
   masked     arrivals masked: nothing timed, every departure counted; drops masked: all timed;
+  usage      --sojourn with --time-of-day: exit 2, one line;
   summary    the percentiles of `-j decode --summary --sojourn` are the nearest-rank
              percentiles of the truth's delays, computed here;
   truth      the truth itself against totals it did not compute: as many lines per queue as
@@ -350,6 +351,11 @@ def main():
                   "arrivals masked: plot --sojourn exits 1, saying nothing could be timed",
                   "exit %d: %s" % (status, err))
         check_complete(tap, "arrivals masked", table, departures)
+        status, out, err = run([pktstats, "decode", "--sojourn", "--time-of-day", "device", pcap])
+        tap.point(status == 2 and not out and len(err.strip().splitlines()) == 1 and
+                  "--sojourn" in err and "--time-of-day" in err,
+                  "decode --sojourn --time-of-day: exit 2, one line naming both",
+                  "exit %d: %r" % (status, err))
         pcap, truth, _ = simulate(sim, work, "no-drops", seed, event_mask=3)
         rows, _ = sojourn_rows(pktstats, pcap)
         check_exact(tap, "drops masked", rows, truth, 0)

@@ -199,56 +199,27 @@ static const char *size_unit(int64_t max_words, double *scale)
 	return "bytes";
 }
 
-static int run_gnuplot(const char *dir, char *error, size_t error_size);
-
-/* Writes the gnuplot script and runs gnuplot on it. 0, or a negative errno. */
-static int draw(const struct plot *plot, uint32_t queue_mask, const char *dir, const char *out,
-		const char *title, const char *t_unit, const char *s_unit, char *error,
-		size_t error_size)
+/* DIR/plot.gp, opened for the script: NULL with the reason in error. */
+static FILE *open_script(const char *dir, char *error, size_t error_size)
 {
 	char path[256];
 	snprintf(path, sizeof path, "%s/plot.gp", dir);
 	FILE *gp = fopen(path, "w");
-	if (!gp) {
+	if (!gp)
 		snprintf(error, error_size, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	fprintf(gp, "set terminal pngcairo size 1600,900 font 'sans,11'\n");
-	fprintf(gp, "set output '%s'\n", out);
-	fprintf(gp, "set title \"%s\" noenhanced\n", title);
-	fprintf(gp, "set xlabel 'time since the first stat packet (%s)'\n", t_unit);
-	fprintf(gp, "set ylabel 'queue occupancy (%s)'\n", s_unit);
-	fprintf(gp, "set grid\nset key outside right top\nset yrange [0:*]\n");
-	fprintf(gp, "plot ");
-	const char *separator = "";
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		if (!(queue_mask >> q & 1) || !plot->queues[q].seen)
-			continue;
-		/* The band between lowest and highest per bucket, its top as a line, drops on it */
-		fprintf(gp,
-			"%s'%s/queue%u.dat' using 1:2:3 with filledcurves fs transparent solid 0.25 "
-			"lc %u notitle, "
-			"'%s/queue%u.dat' using 1:3 with lines lw 1.5 lc %u title 'queue %u'",
-			separator, dir, q, q + 1, dir, q, q + 1, q);
-		if (plot->queues[q].drops)
-			fprintf(gp, ", '%s/drops%u.dat' using 1:2 with points pt 2 ps 0.8 lc %u "
-				    "title 'queue %u drops (%" PRIu64 ")'",
-				dir, q, q + 1, q, plot->queues[q].drops);
-		separator = ", \\\n     ";
-	}
-	fprintf(gp, "\n");
+	return gp;
+}
+
+/* Closes the script and runs gnuplot on it, its messages in DIR/gnuplot.log. 0, or a negative
+ * errno with the reason in error. */
+static int run_script(FILE *gp, const char *dir, char *error, size_t error_size)
+{
+	char path[256], log[256];
+	snprintf(path, sizeof path, "%s/plot.gp", dir);
 	if (fclose(gp) != 0) {
 		snprintf(error, error_size, "%s: %s", path, strerror(errno));
 		return -EIO;
 	}
-	return run_gnuplot(dir, error, error_size);
-}
-
-/* Runs gnuplot on DIR/plot.gp, its messages in DIR/gnuplot.log. 0, or a negative errno. */
-static int run_gnuplot(const char *dir, char *error, size_t error_size)
-{
-	char path[256], log[256];
-	snprintf(path, sizeof path, "%s/plot.gp", dir);
 	snprintf(log, sizeof log, "%s/gnuplot.log", dir);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -282,6 +253,41 @@ static int run_gnuplot(const char *dir, char *error, size_t error_size)
 	}
 	return 0;
 }
+/* Writes the gnuplot script and runs gnuplot on it. 0, or a negative errno. */
+static int draw(const struct plot *plot, uint32_t queue_mask, const char *dir, const char *out,
+		const char *title, const char *t_unit, const char *s_unit, char *error,
+		size_t error_size)
+{
+	FILE *gp = open_script(dir, error, error_size);
+	if (!gp)
+		return -EIO;
+	fprintf(gp, "set terminal pngcairo size 1600,900 font 'sans,11'\n");
+	fprintf(gp, "set output '%s'\n", out);
+	fprintf(gp, "set title \"%s\" noenhanced\n", title);
+	fprintf(gp, "set xlabel 'time since the first stat packet (%s)'\n", t_unit);
+	fprintf(gp, "set ylabel 'queue occupancy (%s)'\n", s_unit);
+	fprintf(gp, "set grid\nset key outside right top\nset yrange [0:*]\n");
+	fprintf(gp, "plot ");
+	const char *separator = "";
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		if (!(queue_mask >> q & 1) || !plot->queues[q].seen)
+			continue;
+		/* The band between lowest and highest per bucket, its top as a line, drops on it */
+		fprintf(gp,
+			"%s'%s/queue%u.dat' using 1:2:3 with filledcurves fs transparent solid 0.25 "
+			"lc %u notitle, "
+			"'%s/queue%u.dat' using 1:3 with lines lw 1.5 lc %u title 'queue %u'",
+			separator, dir, q, q + 1, dir, q, q + 1, q);
+		if (plot->queues[q].drops)
+			fprintf(gp, ", '%s/drops%u.dat' using 1:2 with points pt 2 ps 0.8 lc %u "
+				    "title 'queue %u drops (%" PRIu64 ")'",
+				dir, q, q + 1, q, plot->queues[q].drops);
+		separator = ", \\\n     ";
+	}
+	fprintf(gp, "\n");
+	return run_script(gp, dir, error, error_size);
+}
+
 
 static void remove_work(const char *dir)
 {
@@ -370,13 +376,9 @@ static int draw_sojourn(const struct sojourn_stats *stats, uint32_t queue_mask, 
 			const char *out, const char *title, const char *t_unit, const char *d_unit,
 			char *error, size_t error_size)
 {
-	char path[256];
-	snprintf(path, sizeof path, "%s/plot.gp", dir);
-	FILE *gp = fopen(path, "w");
-	if (!gp) {
-		snprintf(error, error_size, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
+	FILE *gp = open_script(dir, error, error_size);
+	if (!gp)
+		return -EIO;
 	fprintf(gp, "set terminal pngcairo size 1600,1200 font 'sans,11'\n");
 	fprintf(gp, "set output '%s'\n", out);
 	fprintf(gp, "set multiplot layout 2,1 title \"%s\" noenhanced\n", title);
@@ -404,11 +406,7 @@ static int draw_sojourn(const struct sojourn_stats *stats, uint32_t queue_mask, 
 		separator = ", \\\n     ";
 	}
 	fprintf(gp, "\nunset multiplot\n");
-	if (fclose(gp) != 0) {
-		snprintf(error, error_size, "%s: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return run_gnuplot(dir, error, error_size);
+	return run_script(gp, dir, error, error_size);
 }
 
 /* A delay axis unit that suits the largest delay: its name and the scale from ns. */
@@ -482,6 +480,8 @@ static int plot_sojourn(const char *const *files, size_t n_files,
 		for (size_t b = 0; b < PLOT_BUCKETS; b++)
 			buckets[q][b] = (struct delay_bucket){.low = 1, .high = 0};
 	}
+	/* with the events: in summary mode the reader would decode each packet twice */
+	options->summary_only = false;
 	if (fill_delays(buckets, &plot, files, n_files, options, error, sizeof error) < 0) {
 		fprintf(stderr, "pktstats: plot: %s\n", error);
 		status = CLI_RUNTIME;

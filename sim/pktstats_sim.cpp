@@ -40,6 +40,7 @@
 #include "link_timing.h"
 #include "mac_model.h"
 #include "model_state.h"
+#include "frame_hash.h"
 #include "pcap_frame_sink.h"
 #include "pcap_frame_source.h"
 #include "register_server.h"
@@ -840,13 +841,13 @@ public:
 		    const HardwareStamps *hw)
 	{
 		// FNV-1a over the frame as the wire carried it: the same frame at both ends of a cable
-		uint64_t hash = 0xcbf29ce484222325u;
+		FrameHash hash;
 		for (uint8_t b : bytes)
-			hash = (hash ^ b) * 0x100000001b3u;
+			hash.add(b);
 		char line[256];
 		int n = snprintf(line, sizeof line, "%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%zu,%016" PRIx64,
 				 switch_index, port, direction == WireDirection::transmit ? "tx" : "rx", time_ps,
-				 cycle, tod.seconds, tod.nanoseconds, tod.fraction, bytes.size(), hash);
+				 cycle, tod.seconds, tod.nanoseconds, tod.fraction, bytes.size(), hash.value);
 		if (hw == nullptr)
 			snprintf(line + n, sizeof line - n, ",,,,,\n");
 		else if (!hw->rx_valid)

@@ -29,6 +29,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "frame_hash.h"
+
 namespace pktstats_sim {
 
 class SojournTruth {
@@ -61,7 +63,7 @@ public:
 		Stream &s = stream_[p];
 		for (unsigned i = 0; i < 8; i++)
 			if (keep >> i & 1u) {
-				s.hash = (s.hash ^ (uint8_t)(data >> (8 * i))) * fnv_prime;
+				s.hash.add((uint8_t)(data >> (8 * i)));
 				s.bytes++;
 			}
 	}
@@ -78,11 +80,11 @@ public:
 				throw std::logic_error("sojourn truth: queue " + std::to_string(p) + " departure in clock " +
 						       std::to_string(cycle) + " with no frame committed");
 			for (; s.bytes < minimum_bytes; s.bytes++)
-				s.hash = s.hash * fnv_prime; // (hash ^ 0) * prime: a zero byte of padding
+				s.hash.add(0); // a zero byte of padding
 			Commit c = committed_[p].front();
 			committed_[p].pop_front();
 			fprintf(file_, "%u,%" PRIu64 ",%" PRIu64 ",%u,%zu,%016" PRIx64 "\n", p, c.cycle, cycle, words,
-				s.bytes, s.hash);
+				s.bytes, s.hash.value);
 			lines_++;
 		}
 		s = Stream();
@@ -109,14 +111,13 @@ public:
 	const std::string &path() const { return path_; }
 
 private:
-	static constexpr uint64_t fnv_offset = 0xcbf29ce484222325u, fnv_prime = 0x100000001b3u;
 	struct Commit {
 		uint64_t cycle;
 		unsigned words;
 	};
 	// The frame passing on a port's output stream: FNV-1a 64 of its bytes so far, their count
 	struct Stream {
-		uint64_t hash = fnv_offset;
+		FrameHash hash;
 		size_t bytes = 0;
 	};
 	std::string path_;

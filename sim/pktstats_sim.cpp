@@ -2165,7 +2165,8 @@ int run(const Options &options)
 			break;
 		}
 		active = net.step(s);
-		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() || s.server->backend_operation_in_flight()))
+		if (s.server && ((s.cycle & (server_poll_interval - 1)) == 0 || s.bus.in_flight() ||
+				 s.server->backend_operation_in_flight() || s.cycle >= s.server->wake_cycle()))
 			poll(s);
 		if (stop_when_quiet && net.traffic_started) {
 			if (active || !s.all_drained())

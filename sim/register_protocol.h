@@ -15,12 +15,14 @@ namespace register_protocol {
 constexpr int version = 1;
 } // namespace register_protocol
 
-enum class RegisterCommand { hello, read, write, time, help, quit, start };
+enum class RegisterCommand { hello, read, write, time, help, quit, start, until };
 
 struct RegisterRequest {
 	RegisterCommand command = RegisterCommand::hello;
 	uint32_t address = 0; // read, write
 	uint32_t value = 0;   // write
+	uint64_t cycle = 0;   // until: the clock count, or with `relative` the clocks from now
+	bool relative = false;
 };
 
 // "error CODE message": the CODE values.

@@ -61,10 +61,10 @@ std::string RegisterRequestParser::printable(const std::string &word)
 	return text;
 }
 
-bool RegisterRequestParser::parse_number(const std::string &word, const char *what,
-					 uint32_t &value, ProtocolError &error,
-					 std::string &message)
+bool RegisterRequestParser::parse_number(const std::string &word, const char *what, unsigned bits,
+					 uint64_t &value, ProtocolError &error, std::string &message)
 {
+	const uint64_t maximum = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
 	bool hexadecimal = word.size() >= 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X');
 	size_t first_digit = hexadecimal ? 2 : 0;
 	unsigned base = hexadecimal ? 16 : 10;
@@ -90,18 +90,19 @@ bool RegisterRequestParser::parse_number(const std::string &word, const char *wh
 				  (hexadecimal ? "hexadecimal" : "decimal") + " number";
 			return false;
 		}
-		number = number * base + digit;
-		if (number > UINT32_MAX) {
+		// keep scanning for bad digits once too large, without overflowing
+		if (!too_large && number > (maximum - digit) / base)
 			too_large = true;
-			number = UINT32_MAX + (uint64_t)1; // keep scanning for bad digits, no overflow
-		}
+		else if (!too_large)
+			number = number * base + digit;
 	}
 	if (too_large) {
 		error = ProtocolError::number_out_of_range;
-		message = std::string(what) + " '" + printable(word) + "' does not fit in 32 bits";
+		message = std::string(what) + " '" + printable(word) + "' does not fit in " +
+			  std::to_string(bits) + " bits";
 		return false;
 	}
-	value = (uint32_t)number;
+	value = number;
 	return true;
 }
 
@@ -156,6 +157,7 @@ bool RegisterRequestParser::parse(const std::string &line, RegisterRequest &requ
 		{"help", RegisterCommand::help, 0, "help"},
 		{"quit", RegisterCommand::quit, 0, "quit"},
 		{"start", RegisterCommand::start, 0, "start"},
+		{"until", RegisterCommand::until, 1, "until CYCLES|+CLOCKS"},
 	};
 	const CommandShape *shape = nullptr;
 	for (const CommandShape &candidate : shapes)
@@ -164,7 +166,7 @@ bool RegisterRequestParser::parse(const std::string &line, RegisterRequest &requ
 	if (shape == nullptr) {
 		error = ProtocolError::unknown_command;
 		message = "unknown command '" + printable(words[0]) +
-			  "' (commands: hello, read, write, time, help, quit, start)";
+			  "' (commands: hello, read, write, time, help, quit, start, until)";
 		return false;
 	}
 	if (words.size() - 1 != shape->arguments) {
@@ -178,12 +180,24 @@ bool RegisterRequestParser::parse(const std::string &line, RegisterRequest &requ
 
 	request = RegisterRequest();
 	request.command = shape->command;
+	uint64_t number = 0;
+	if (shape->command == RegisterCommand::until) {
+		// "+N": N clocks after the clock in which the server takes the request
+		request.relative = words[1][0] == '+';
+		if (!parse_number(words[1].substr(request.relative ? 1 : 0), "clock count", 64, number, error,
+				  message))
+			return false;
+		request.cycle = number;
+	}
 	if (shape->command == RegisterCommand::read || shape->command == RegisterCommand::write) {
-		if (!parse_number(words[1], "address", request.address, error, message))
+		if (!parse_number(words[1], "address", 32, number, error, message))
 			return false;
-		if (shape->command == RegisterCommand::write &&
-		    !parse_number(words[2], "value", request.value, error, message))
-			return false;
+		request.address = (uint32_t)number;
+		if (shape->command == RegisterCommand::write) {
+			if (!parse_number(words[2], "value", 32, number, error, message))
+				return false;
+			request.value = (uint32_t)number;
+		}
 		if (!check_address(request.address, error, message))
 			return false;
 	}

@@ -6,9 +6,10 @@
 // without a socket.
 //
 // Grammar (docs/simulator-protocol.md): words separated by spaces or tabs; commands are
-// lowercase: "hello", "read ADDR", "write ADDR VALUE", "time", "help", "quit", "start". Numbers are
-// decimal ("4096") or hexadecimal with 0x ("0x1000"), unsigned, at most 32 bits. An address
-// must be a multiple of 4 and below the register space size.
+// lowercase: "hello", "read ADDR", "write ADDR VALUE", "time", "help", "quit", "start",
+// "until CYCLES", "until +CLOCKS". Numbers are decimal ("4096") or hexadecimal with 0x
+// ("0x1000"), unsigned, at most 32 bits (clock counts: 64). An address must be a multiple of 4
+// and below the register space size.
 
 #ifndef PKTSTATS_SIM_REGISTER_REQUEST_PARSER_H
 #define PKTSTATS_SIM_REGISTER_REQUEST_PARSER_H
@@ -34,9 +35,10 @@ public:
 	static std::string printable(const std::string &word);
 
 private:
-	// Parses a 32-bit number; on failure fills error and message (`what` names the argument).
-	static bool parse_number(const std::string &word, const char *what, uint32_t &value,
-				 ProtocolError &error, std::string &message);
+	// Parses a number of at most `bits` bits (32 or 64); on failure fills error and message
+	// (`what` names the argument).
+	static bool parse_number(const std::string &word, const char *what, unsigned bits,
+				 uint64_t &value, ProtocolError &error, std::string &message);
 	bool check_address(uint32_t address, ProtocolError &error, std::string &message) const;
 
 	uint64_t register_space_bytes_;

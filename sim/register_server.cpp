@@ -229,6 +229,33 @@ void RegisterServer::reply_error(Client &client, ProtocolError code, const std::
 	reply(client, "error " + std::to_string((int)code) + " " + message);
 }
 
+void RegisterServer::reply_time(Client &client)
+{
+	unsigned __int128 picoseconds =
+		have_true_time_ ? true_time_ps_ : (unsigned __int128)simulation_cycle_ * config_.clock_period_ps;
+	reply(client, "ok " + std::to_string((uint64_t)(picoseconds / 1000)) + " " +
+			      std::to_string(simulation_cycle_));
+}
+
+// Answers the `until`s the simulation has reached; recomputes the next clock to wake at.
+// Returns true when it answered one.
+bool RegisterServer::wake_clients()
+{
+	if (wake_cycle_ > simulation_cycle_)
+		return false;
+	bool woke = false;
+	wake_cycle_ = UINT64_MAX;
+	for (auto &client : clients_) {
+		if (client->until_cycle <= simulation_cycle_) {
+			client->until_cycle = UINT64_MAX;
+			reply_time(*client);
+			woke = true;
+		}
+		wake_cycle_ = std::min(wake_cycle_, client->until_cycle);
+	}
+	return woke;
+}
+
 void RegisterServer::handle_line(Client &client, const std::string &line)
 {
 	RegisterRequest request;
@@ -244,16 +271,25 @@ void RegisterServer::handle_line(Client &client, const std::string &line)
 				      std::to_string(register_protocol::version) + " " +
 				      config_.design_identity);
 		return;
-	case RegisterCommand::time: {
-		unsigned __int128 picoseconds =
-			have_true_time_ ? true_time_ps_
-					: (unsigned __int128)simulation_cycle_ * config_.clock_period_ps;
-		reply(client, "ok " + std::to_string((uint64_t)(picoseconds / 1000)) + " " +
-				      std::to_string(simulation_cycle_));
+	case RegisterCommand::time:
+		reply_time(client);
+		return;
+	case RegisterCommand::until: {
+		uint64_t cycle = request.cycle;
+		if (request.relative)
+			cycle = simulation_cycle_ + std::min(cycle, UINT64_MAX - simulation_cycle_);
+		// In the past: answered at once, with the clock count that shows how late it is
+		if (cycle <= simulation_cycle_) {
+			reply_time(client);
+		} else {
+			client.until_cycle = cycle;
+			wake_cycle_ = std::min(wake_cycle_, cycle);
+		}
 		return;
 	}
 	case RegisterCommand::help:
-		reply(client, "ok commands: hello | read ADDR | write ADDR VALUE | time | help | quit | start");
+		reply(client, "ok commands: hello | read ADDR | write ADDR VALUE | time | help | quit | "
+			      "start | until CYCLES|+CLOCKS");
 		return;
 	case RegisterCommand::start:
 		// Idempotent: the simulation loop sees start_requested() and starts its traffic once.
@@ -277,8 +313,8 @@ void RegisterServer::handle_line(Client &client, const std::string &line)
 bool RegisterServer::process_lines(Client &client)
 {
 	bool consumed = false;
-	while (!client.waiting_for_backend && !client.close_when_sent && !client.peer_gone &&
-	       client.output.size() < output_limit) {
+	while (!client.waiting_for_backend && client.until_cycle == UINT64_MAX &&
+	       !client.close_when_sent && !client.peer_gone && client.output.size() < output_limit) {
 		size_t end = client.input.find('\n');
 		if (client.skipping_long_line) {
 			if (end == std::string::npos) {
@@ -397,7 +433,7 @@ void RegisterServer::service_clients()
 {
 	bool progress = true;
 	while (progress) {
-		progress = false;
+		progress = wake_clients();
 		for (auto &client : clients_)
 			if (process_lines(*client))
 				progress = true;
@@ -412,8 +448,8 @@ void RegisterServer::remove_finished_clients()
 		Client &client = *clients_[i];
 		bool finished = client.peer_gone ||
 				(client.close_when_sent && client.output.empty()) ||
-				(client.input_closed && client.input.empty() &&
-				 !client.waiting_for_backend && client.output.empty());
+				(client.input_closed && client.input.empty() && !client.waiting_for_backend &&
+				 client.until_cycle == UINT64_MAX && client.output.empty());
 		if (!finished) {
 			i++;
 			continue;

@@ -90,6 +90,11 @@ public:
 		have_true_time_ = true;
 	}
 
+	// The earliest clock count a client waits for with `until` (UINT64_MAX: none). The loop
+	// polls when the simulation reaches it, so that the reply and the requests the client
+	// sent after it are served in exactly that clock.
+	uint64_t wake_cycle() const { return wake_cycle_; }
+
 	// A client sent `start` (the simulator's --wait: traffic starts then). Stays true.
 	bool start_requested() const { return start_requested_; }
 
@@ -109,6 +114,7 @@ private:
 		bool peer_gone = false;      // cannot be answered any more: remove
 		bool waiting_for_backend = false;
 		bool close_when_sent = false; // quit
+		uint64_t until_cycle = UINT64_MAX; // `until`: answered when the simulation gets there
 	};
 	struct Operation {
 		uint64_t client_id; // 0 once the client has gone: the result is discarded
@@ -125,6 +131,8 @@ private:
 	void handle_line(Client &client, const std::string &line);
 	void reply(Client &client, const std::string &text);
 	void reply_error(Client &client, ProtocolError code, const std::string &message);
+	void reply_time(Client &client);
+	bool wake_clients();
 	bool progress_backend();
 	void complete_operation(const Operation &operation, int status, uint32_t value);
 	void service_clients();
@@ -141,6 +149,7 @@ private:
 	std::deque<Operation> operations_; // the front one is in flight once started
 	uint64_t next_client_id_ = 1;
 	uint64_t simulation_cycle_ = 0;
+	uint64_t wake_cycle_ = UINT64_MAX;
 	bool start_requested_ = false;
 	bool have_true_time_ = false;
 	uint64_t true_time_ps_ = 0;

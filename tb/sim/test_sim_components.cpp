@@ -1555,6 +1555,15 @@ const std::vector<MalformedCase> &malformed_cases()
 		{"write 0x3 1", ProtocolError::unaligned_address},
 		{"hello there", ProtocolError::syntax},
 		{"time now", ProtocolError::syntax},
+		{"until", ProtocolError::syntax},
+		{"until 5 6", ProtocolError::syntax},
+		{"until soon", ProtocolError::syntax},
+		{"until -1", ProtocolError::syntax},
+		{"until 18446744073709551616", ProtocolError::number_out_of_range},
+		{"until 0x10000000000000000", ProtocolError::number_out_of_range},
+		{"until +", ProtocolError::syntax},
+		{"until ++5", ProtocolError::syntax},
+		{"until +-5", ProtocolError::syntax},
 		{std::string("read\x01 0", 7), ProtocolError::syntax},
 		{std::string("read 0x0\0", 9), ProtocolError::syntax},
 	};
@@ -1584,6 +1593,14 @@ void test_request_parser()
 	require(parser.parse("hello", request, error, message) && request.command == RegisterCommand::hello,
 		"hello");
 	require(parser.parse("time", request, error, message) && request.command == RegisterCommand::time, "time");
+	require(parser.parse("until 18446744073709551615", request, error, message) &&
+			request.command == RegisterCommand::until && request.cycle == UINT64_MAX,
+		"until: a 64-bit clock count");
+	require(parser.parse("until 0x100000000", request, error, message) && request.cycle == ((uint64_t)1 << 32),
+		"until: hexadecimal, beyond 32 bits");
+	require(parser.parse("until +0x20", request, error, message) && request.relative && request.cycle == 32,
+		"until +CLOCKS: relative");
+	require(parser.parse("until 32", request, error, message) && !request.relative, "until CYCLES: absolute");
 	RegisterRequestParser full_space((uint64_t)1 << 32);
 	require(full_space.parse("read 0xfffffffc", request, error, message), "4 GiB space: top address");
 	require_equal(RegisterRequestParser::printable(std::string("a\x01\\b", 4)), std::string("a\\x01\\x5cb"),
@@ -1750,6 +1767,68 @@ void test_server_delayed_backend()
 	client.send("help\r\n");
 	require(starts_with(await_line(server, backend, client), "ok commands: hello"), "help reply (CRLF line)");
 	require(backend.contract_violation.empty(), backend.contract_violation);
+}
+
+// `until CYCLES` is answered in the clock the simulation reaches CYCLES, and the requests sent
+// after it start in that clock: a client can put a write at an exact clock whatever its speed.
+void test_server_until()
+{
+	FakeBackend backend(5);
+	RegisterServer server(server_config("until.sock"), backend);
+	TestClient client(server.socket_path()), other(server.socket_path()), closing(server.socket_path());
+	std::string line;
+	server.set_simulation_cycle(100);
+	client.send("until 50\n");
+	require_equal(await_line(server, backend, client), std::string("ok 800 100"),
+		      "until a clock already past: answered at once with the clock now");
+
+	client.send("until 110\nwrite 0x10 7\ntime\nuntil +3\n");
+	other.send("until 105\n");
+	closing.send("until 120\n");
+	closing.shutdown_sending();
+	for (int i = 0; i < 5; i++)
+		step(server, backend);
+	require_equal(server.wake_cycle(), (uint64_t)105, "the earliest clock waited for");
+	for (uint64_t cycle = 101; cycle <= 120; cycle++) {
+		server.set_simulation_cycle(cycle);
+		server.poll_once(0);
+		bool answered = other.take_line(line);
+		require(answered == (cycle == 105), "until 105 answered at clock " + std::to_string(cycle));
+		if (answered)
+			require_equal(line, std::string("ok 840 105"), "until 105's reply");
+		if (cycle <= 110) { // (then the write's reply)
+			answered = client.take_line(line);
+			require(answered == (cycle == 110), "until 110 answered at clock " + std::to_string(cycle));
+			if (answered)
+				require_equal(line, std::string("ok 880 110"), "until 110's reply");
+		}
+		// the write pipelined after it reaches the bus in the same poll, not a clock later
+		require(backend.busy() == (cycle >= 110 && cycle < 115),
+			"the write after until 110 on the bus at clock " + std::to_string(cycle));
+		answered = closing.take_line(line);
+		require(answered == (cycle == 120), "until 120 of a client that shut its sending side, clock " +
+							    std::to_string(cycle));
+		backend.tick();
+	}
+	require_equal(line, std::string("ok 960 120"), "until 120's reply");
+	require_equal(await_line(server, backend, client), std::string("ok"), "the write's reply");
+	require_equal(hex(backend.registers[0x10]), hex(7), "register written");
+	require_equal(await_line(server, backend, client), std::string("ok 920 115"),
+		      "time after the write: the bus's 5 clocks after clock 110");
+	// until +3, taken after the time reply in the clock the write ended (115)
+	require_equal(await_line(server, backend, client), std::string("ok 944 118"),
+		      "until +3 sent after the write: 3 clocks after the write's end at 115");
+	server.set_simulation_cycle(200);
+	client.send("until +3\n");
+	for (uint64_t cycle = 200; cycle <= 203; cycle++) {
+		server.set_simulation_cycle(cycle);
+		server.poll_once(0);
+		require(client.take_line(line) == (cycle == 203), "until +3 from clock 200 answered at " +
+									   std::to_string(cycle));
+	}
+	require_equal(line, std::string("ok 1624 203"), "until +3's reply");
+	require_equal(server.wake_cycle(), UINT64_MAX, "nothing waited for");
+	await_end(server, backend, closing);
 }
 
 void test_server_many_clients()
@@ -2153,6 +2232,7 @@ const Test tests[] = {
 	{"generator: invalid configurations rejected", test_generator_invalid_configurations},
 	{"generator into mac at line rate", test_generator_into_mac_at_line_rate},
 	{"register parser: malformed request table", test_request_parser},
+	{"register server: until CYCLES answers in that clock, the next request starts in it", test_server_until},
 	{"register server: replies wait for the delayed backend, others served meanwhile", test_server_delayed_backend},
 	{"register server: many clients, pipelined requests in order", test_server_many_clients},
 	{"register server: malformed input table over the socket, keeps serving", test_server_malformed_input},

@@ -24,6 +24,9 @@ arrivals masked out of the capture, and with drops masked out. On their captures
   gap        a stat packet removed in the middle: its frames are not seen, the frames queued
              across the gap are counted, the rest timed exactly;
   masked     arrivals masked: nothing timed, every departure counted; drops masked: all timed;
+  missed     the stat packets' port slowed to 20 Mb/s until the hardware misses events (M
+             flag): every timed frame exact, every departure seen counted, the frames after
+             each M flag counted as not timed (the loss said as `missed`);
   usage      --sojourn with --time-of-day: exit 2, one line;
   summary    the percentiles of `-j decode --summary --sojourn` are the nearest-rank
              percentiles of the truth's delays, computed here;
@@ -60,12 +63,12 @@ def run(command, timeout=300):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def simulate(sim, work, name, seed, resolution=0, event_mask=7):
+def simulate(sim, work, name, seed, resolution=0, event_mask=7, mixed="size=60-1514,count=300",
+             extra=()):
     """One run; returns (stat pcap path, truth rows, simulator summary)."""
     stats = os.path.join(work, name + ".pcap")
     truth = os.path.join(work, name + ".csv")
-    mixed = "size=60-1514,count=300"
-    command = [sim, "--seed", str(seed),
+    command = [sim, "--seed", str(seed)] + list(extra) + [
                "--write", "evcap.resolution=%d" % resolution,
                "--write", "evcap.event_mask=%d" % event_mask,
                "--write", "evcap.output_ports=%#x" % (1 << STAT_PORT),
@@ -361,6 +364,24 @@ def main():
         check_exact(tap, "drops masked", rows, truth, 0)
         tap.point(len(rows) == len(truth), "drops masked: all %d frames timed" % len(truth),
                   "%d timed" % len(rows))
+
+        # Events the hardware missed: smaller frames, more of them, and the stat packets' CPU
+        # port at 20 Mb/s, so that the capture's FIFO fills and the M flag comes on
+        pcap, truth, sim_summary = simulate(sim, work, "missed", seed, mixed="size=60-300,count=1500",
+                                            extra=["--cpu-rate", "2e7"])
+        rows, err = sojourn_rows(pktstats, pcap)
+        check_exact(tap, "events missed", rows, truth, 0)
+        summary = summary_of(pktstats, pcap)
+        table = sojourn_table(summary)
+        check_complete(tap, "events missed", table, departures_in(pktstats, pcap))
+        untimed = sum(table[q]["queued_before"] + table[q]["unsynchronised"] + table[q]["pending"]
+                      for q in range(8))
+        tap.point(sim_summary["missed"] > 0 and summary["m_flags"] > 0 and
+                  summary["sojourn_losses"].get("missed", 0) > 0 and untimed > 0,
+                  "events missed (%d, by the simulator's count): %d packets with the M flag, "
+                  "%d frames timed of %d, %d not (counted), the loss said as missed" % (
+                      sim_summary["missed"], summary["m_flags"], len(rows), len(truth), untimed),
+                  json.dumps({k: summary[k] for k in ("m_flags", "sojourn_resyncs", "sojourn_losses")}))
     return tap.done()
 
 

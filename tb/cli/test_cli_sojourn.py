@@ -27,7 +27,8 @@ arrivals masked out of the capture, and with drops masked out. On their captures
   missed     the stat packets' port slowed to 20 Mb/s until the hardware misses events (M
              flag): every timed frame exact, every departure seen counted, the frames after
              each M flag counted as not timed (the loss said as `missed`);
-  usage      --sojourn with --time-of-day: exit 2, one line;
+  time       --time-of-day TIME@TIMER: each timed frame's times also as the time of day;
+  usage      --summary --sojourn with --time-of-day: exit 2, one line;
   summary    the percentiles of `-j decode --summary --sojourn` are the nearest-rank
              percentiles of the truth's delays, computed here;
   truth      the truth itself against totals it did not compute: as many lines per queue as
@@ -290,6 +291,22 @@ def main():
 
         check_plot(tap, pktstats, pcap, work, truth, summary)
 
+        # --time-of-day: the pair 1764072000.5 s at timer 1000, no trim: 8 ns a clock from there
+        status, out, err = run([pktstats, "decode", "--sojourn", "--csv", "--time-of-day",
+                                "1764072000.5@1000", pcap])
+        lines = out.splitlines()
+        header = lines[0].split(",") if lines else []
+        tod = [dict(zip(header, (int(x) for x in line.split(",")))) for line in lines[1:]]
+        pair_ns = 1764072000 * 10**9 + 500000000
+        wrong = [r for r in tod if r["arrival_time_of_day_ns"] != pair_ns + r["arrival_ns"] - 8000
+                 or r["departure_time_of_day_ns"] != pair_ns + r["departure_ns"] - 8000]
+        tap.point(status == 0 and len(tod) == len(rows) and not wrong and
+                  [r["arrival_ns"] for r in tod] == [r["arrival_ns"] for r in rows],
+                  "decode --sojourn --time-of-day TIME@TIMER: every timed frame's arrival and "
+                  "departure also as the time of day (the pair + 8 ns a clock), %d rows" % len(tod),
+                  "exit %d, %d rows of %d, %d wrong: %s %s" % (status, len(tod), len(rows), len(wrong),
+                                                           wrong[:2], err))
+
         # The capture started late, while queue 3 was fullest
         frames = [f for f in read_pcap(pcap) if is_stat_packet(f[1])]
         starts = packet_starts(frames)
@@ -354,10 +371,11 @@ def main():
                   "arrivals masked: plot --sojourn exits 1, saying nothing could be timed",
                   "exit %d: %s" % (status, err))
         check_complete(tap, "arrivals masked", table, departures)
-        status, out, err = run([pktstats, "decode", "--sojourn", "--time-of-day", "device", pcap])
+        status, out, err = run([pktstats, "decode", "--sojourn", "--summary", "--time-of-day",
+                                "1764072000.5@1000", pcap])
         tap.point(status == 2 and not out and len(err.strip().splitlines()) == 1 and
-                  "--sojourn" in err and "--time-of-day" in err,
-                  "decode --sojourn --time-of-day: exit 2, one line naming both",
+                  "--summary" in err and "--time-of-day" in err,
+                  "decode --sojourn --summary --time-of-day: exit 2, one line naming both",
                   "exit %d: %r" % (status, err))
         pcap, truth, _ = simulate(sim, work, "no-drops", seed, event_mask=3)
         rows, _ = sojourn_rows(pktstats, pcap)

@@ -214,11 +214,19 @@ void decode_print_record(const struct decode_options *options, const struct pkts
 	}
 }
 
-/* The columns of --sojourn: one timed frame per row */
+/* The columns of --sojourn: one timed frame per row; the time-of-day ones only with
+ * --time-of-day */
 static const struct out_column sojourn_columns[] = {
-	{"arrival-ns", NULL, 15}, {"departure-ns", NULL, 15}, {"delay-ns", NULL, 10},
-	{"queue", NULL, 0},       {"length-bytes", NULL, 0},  {"seq", NULL, 10},
+	{"arrival-ns", NULL, 15},
+	{"departure-ns", NULL, 15},
+	{"arrival-time-of-day-ns", NULL, 19},
+	{"departure-time-of-day-ns", NULL, 19},
+	{"delay-ns", NULL, 10},
+	{"queue", NULL, 0},
+	{"length-bytes", NULL, 0},
+	{"seq", NULL, 10},
 };
+#define SOJOURN_COLUMNS_N (sizeof sojourn_columns / sizeof sojourn_columns[0])
 
 static void print_sojourns(const struct decode_options *options, const struct stat_record *rec)
 {
@@ -229,6 +237,10 @@ static void print_sojourns(const struct decode_options *options, const struct st
 		out_row_begin();
 		out_uint("arrival-ns", s->arrival_ns, NULL);
 		out_uint("departure-ns", s->departure_ns, NULL);
+		if (options->time_of_day) {
+			out_int("arrival-time-of-day-ns", time_of_day_ns(options, s->arrival_ns), NULL);
+			out_int("departure-time-of-day-ns", time_of_day_ns(options, s->departure_ns), NULL);
+		}
 		out_uint("delay-ns", s->delay_ns, NULL);
 		out_uint("queue", s->queue, NULL);
 		out_uint("length-bytes", (uint64_t)STAT_BYTES(s->length), NULL);
@@ -476,8 +488,13 @@ static void begin(const struct decode_options *options, bool sojourn)
 		decode_print_begin(options);
 		return;
 	}
+	static struct out_column columns[SOJOURN_COLUMNS_N];
+	size_t n = 0;
+	for (size_t c = 0; c < SOJOURN_COLUMNS_N; c++)
+		if (options->time_of_day || !strstr(sojourn_columns[c].key, "time-of-day"))
+			columns[n++] = sojourn_columns[c];
 	out_csv(options->csv);
-	out_table_begin(NULL, sojourn_columns, sizeof sojourn_columns / sizeof sojourn_columns[0]);
+	out_table_begin(NULL, columns, n);
 }
 
 static int decode_run(struct cli *cli, int argc, char **argv)
@@ -519,9 +536,6 @@ static int decode_run(struct cli *cli, int argc, char **argv)
 	if (status == CLI_OK && options.time_of_day && summary)
 		status = cli_usage(cli, "--time-of-day gives the events' times; --summary prints "
 				   "figures");
-	if (status == CLI_OK && sojourn && options.time_of_day)
-		status = cli_usage(cli, "--time-of-day gives the events' times, not with --sojourn "
-				   "(its times are the hardware timer's)");
 	if (status == CLI_OK)
 		status = decode_check_options(cli, &options);
 	if (status == CLI_OK)

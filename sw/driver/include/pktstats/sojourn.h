@@ -42,7 +42,9 @@
  * are all unsynchronised (source -1 in pktstats_sojourn_counts()).
  *
  * Memory is bounded: per source seen (at most PKTSTATS_STREAM_MAX_SOURCES), 8 rings of
- * queue_words entries (a frame takes at least one word of RAM), 16 bytes each.
+ * queue_words entries (a frame takes at least one word of RAM), 16 bytes each; and per matcher,
+ * lists of the largest packet's events by type and queue (128 bytes an event, their number
+ * rounded up to a power of two, 64 KiB at least).
  * Nothing here prints or exits; functions return 0 or a negative errno (-EINVAL, -ENOMEM,
  * -ENOSPC when the caller's output array is too small: the sojourns that fit are written, the
  * counts are complete).

@@ -73,6 +73,16 @@ MUTANTS = [
      "wire [2:0] selected = in_frame_reg ? grant_reg : next_input;",
      "wire [2:0] selected = next_input;",
      "grant_held_in_frame"),
+    ("serializer-seq-incremented-twice", "evcap_serializer", "rtl/evcap/evcap_serializer.v",
+     "seq_reg <= seq_reg + 32'd1;", "seq_reg <= seq_reg + 32'd2;",
+     "seq_consecutive"),
+    ("serializer-timestamp-slots-swapped", "evcap_serializer", "rtl/evcap/evcap_serializer.v",
+     "        emit_a = {2'b00, s_record_tick[61:32]};\n        emit_b = s_record_tick[31:0];",
+     "        emit_a = s_record_tick[31:0];\n        emit_b = {2'b00, s_record_tick[61:32]};",
+     "packet_starts_with_timestamp"),
+    ("serializer-no-timestamp-to-open", "evcap_serializer", "rtl/evcap/evcap_serializer.v",
+     "wire needs_ts = !open_reg || gap_overflow;", "wire needs_ts = gap_overflow;",
+     "packet_has_timestamp"),
 ]
 
 

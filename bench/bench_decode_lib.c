@@ -5,7 +5,8 @@
  * pktstats_stream_feed_frame() decodes them with events = NULL (every slot validated, no
  * per-event output). The library's own figures, beside `pktstats decode --summary`.
  *
- *   bench_decode_lib [--read-only | --in-memory] [--per-queue | --sojourn] FILE.pcap
+ *   bench_decode_lib [--read-only | --in-memory] [--per-queue | --sojourn | --sojourn-events]
+ *                    FILE.pcap
  *
  * --read-only: libpcap reads the frames and nothing decodes them, to split the time between
  * reading and decoding.
@@ -14,9 +15,13 @@
  * --per-queue: pktstats_stream_feed_frame_summary(): summary mode adding every packet to a
  * struct pktstats_summary (per-queue events, maximum and time-weighted mean occupancy), what
  * `pktstats decode --summary` runs on.
- * --sojourn: the events decoded (pktstats_stream_feed_frame() with an event array) and fed to
- * the sojourn matcher (pktstats/sojourn.h), what `pktstats decode --sojourn` runs on; prints
- * "timed T" too.
+ * --sojourn: pktstats_sojourn_feed_frame(), the stream decoder and the sojourn matcher
+ * (pktstats/sojourn.h) in one pass, what a program timing frames would call: every sojourn
+ * written to an array, every count kept.
+ * --sojourn-events: the same through an event array: pktstats_stream_feed_frame(), then
+ * pktstats_sojourn_feed().
+ * Both print a second line, "timed T counted C queued_before B unsynchronised U pending P":
+ * T the sojourns written, then the matcher's counts (C = T).
  *
  * Prints one line: "frames F packets P events E malformed M lost L decode_seconds S
  * decode_cpu_seconds C" (S: wall time of the read-and-decode loop alone, after opening the
@@ -53,7 +58,8 @@ static double cpu_now(void)
 	return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
-static struct pktstats_sojourn_matcher *matcher; /* --sojourn */
+static struct pktstats_sojourn_matcher *matcher; /* --sojourn, --sojourn-events */
+static int fused;                                 /* --sojourn */
 static struct pktstats_event events[PKTSTATS_DECODE_MAX_EVENTS];
 static struct pktstats_sojourn sojourns[PKTSTATS_DECODE_MAX_EVENTS];
 static uint64_t timed;
@@ -63,7 +69,12 @@ static uint64_t timed;
 static void decode(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
 		   struct pktstats_summary *summary, struct pktstats_stream_result *result)
 {
-	if (matcher) {
+	if (matcher && fused) {
+		size_t n = 0;
+		pktstats_sojourn_feed_frame(matcher, stream, frame, len, result, sojourns,
+					    PKTSTATS_DECODE_MAX_EVENTS, &n);
+		timed += n;
+	} else if (matcher) {
 		size_t n = 0;
 		if (pktstats_stream_feed_frame(stream, frame, len, events, PKTSTATS_DECODE_MAX_EVENTS,
 					       result) != -ENOMSG)
@@ -98,13 +109,15 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--per-queue"))
 			per_queue = 1;
 		else if (!strcmp(argv[i], "--sojourn"))
+			sojourn = fused = 1;
+		else if (!strcmp(argv[i], "--sojourn-events"))
 			sojourn = 1;
 		else
 			break;
 	}
 	if (argc < 2 || i != argc - 1 || read_only + in_memory > 1 || per_queue + sojourn > 1) {
 		fprintf(stderr, "usage: bench_decode_lib [--read-only | --in-memory] [--per-queue | "
-			"--sojourn] FILE.pcap\n");
+			"--sojourn | --sojourn-events] FILE.pcap\n");
 		return 2;
 	}
 	if (sojourn && pktstats_sojourn_create(&matcher, NULL) != 0) {
@@ -168,8 +181,13 @@ int main(int argc, char **argv)
 	       " lost %" PRIu64 " decode_seconds %.6f decode_cpu_seconds %.6f\n",
 	       stream.frames, stream.total.packets, stream.total.events, stream.total.malformed,
 	       stream.total.lost, seconds, cpu_seconds);
-	if (matcher)
-		printf("timed %" PRIu64 "\n", timed);
+	if (matcher) {
+		struct pktstats_sojourn_counts total;
+		pktstats_sojourn_total(matcher, PKTSTATS_ALL_QUEUES, &total);
+		printf("timed %" PRIu64 " counted %" PRIu64 " queued_before %" PRIu64
+		       " unsynchronised %" PRIu64 " pending %" PRIu64 "\n",
+		       timed, total.timed, total.queued_before, total.unsynchronised, total.pending);
+	}
 	pktstats_sojourn_destroy(matcher);
 	return 0;
 }

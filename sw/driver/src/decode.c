@@ -10,6 +10,7 @@
 
 #include "branch_hints.h"
 #include "byte_order.h"
+#include "sojourn_lists.h"
 
 _Static_assert(sizeof(struct pktstats_event) == 32, "struct pktstats_event is 32 bytes");
 _Static_assert(PKTSTATS_STREAM_REORDER_WINDOW >= 1 && PKTSTATS_STREAM_REORDER_WINDOW <= 64,
@@ -324,6 +325,7 @@ enum slot_output {
 	OUTPUT_NONE,    /* validation only */
 	OUTPUT_EVENTS,  /* one struct pktstats_event per short event */
 	OUTPUT_SUMMARY, /* struct summary_work */
+	OUTPUT_LISTS,   /* struct sojourn_lists: the events by type and queue, for the matcher */
 };
 
 /*
@@ -339,7 +341,7 @@ enum slot_output {
 static PKTSTATS_ALWAYS_INLINE enum pktstats_decode_error
 decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum slot_output output,
 	     struct pktstats_packet *packet, struct pktstats_event *events,
-	     size_t max_events, struct summary_work *w)
+	     size_t max_events, struct summary_work *w, struct sojourn_lists *lists)
 {
 	uint64_t acc = packet->start_tick;
 	uint64_t first = acc, last = acc;
@@ -347,10 +349,15 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 	const uint64_t ns_per_tick = (uint64_t)PKTSTATS_CLOCK_NS << packet->resolution;
 	int64_t occupancy[PKTSTATS_QUEUES];
 	uint64_t base = acc, hw = acc; /* summary: the segment's start, the latest instant */
+	struct sojourn_entry *list_end[SOJOURN_LISTS]; /* lists: where each list's next entry goes */
+	uint32_t departures = 0;
 
 	if (output == OUTPUT_EVENTS)
 		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
 			occupancy[q] = packet->queue_size[q];
+	if (output == OUTPUT_LISTS)
+		for (unsigned k = 0; k < SOJOURN_LISTS; k++)
+			list_end[k] = lists->list[k];
 
 	while (i < n_slots) {
 		/* The summary folds every CHUNK_SLOTS slots, which bounds its sums. */
@@ -405,6 +412,16 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 						.reserved = 0,
 					};
 			}
+			if (output == OUTPUT_LISTS) {
+				/* no branch on the type: a select for the rank, a table of lists */
+				const uint32_t departure = type == PKTSTATS_EVENT_DEPARTURE;
+				struct sojourn_entry *e = list_end[s >> PKTSTATS_SLOT_QUEUE_SHIFT]++;
+
+				sojourn_entry_set(e, (acc & PKTSTATS_TIMESTAMP_MASK) * ns_per_tick,
+						  departure ? departures : packet->sequence,
+						  (uint8_t)length, (uint16_t)n);
+				departures += departure;
+			}
 			if (output == OUTPUT_SUMMARY) {
 				const uint32_t bin = s >> PKTSTATS_SLOT_QUEUE_SHIFT; /* type, q */
 				struct summary_queue *sq = &w->queue[q];
@@ -436,6 +453,11 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 	packet->last_tick = last & PKTSTATS_TIMESTAMP_MASK;
 	if (output == OUTPUT_SUMMARY)
 		w->span_ticks = hw - packet->start_tick;
+	if (output == OUTPUT_LISTS) {
+		for (unsigned k = 0; k < SOJOURN_LISTS; k++)
+			lists->n[k] = (uint32_t)(list_end[k] - lists->list[k]);
+		lists->departures = departures;
+	}
 	if (n == 0 && !v1)
 		return PKTSTATS_DECODE_NO_EVENTS;
 	return PKTSTATS_DECODE_OK;
@@ -546,20 +568,23 @@ static enum pktstats_decode_error summarize_slots(const uint8_t *slots, uint32_t
 		why = summarize_fast(slots, n_slots, packet, &work);
 	if (why == SUMMARY_RETRY) {
 		summary_work_init(&work, packet, summary);
-		why = v1 ? decode_slots(slots, n_slots, 1, OUTPUT_SUMMARY, packet, NULL, 0, &work)
-			 : decode_slots(slots, n_slots, 0, OUTPUT_SUMMARY, packet, NULL, 0, &work);
+		why = v1 ? decode_slots(slots, n_slots, 1, OUTPUT_SUMMARY, packet, NULL, 0, &work,
+					NULL)
+			 : decode_slots(slots, n_slots, 0, OUTPUT_SUMMARY, packet, NULL, 0, &work,
+					NULL);
 	}
 	if (why == PKTSTATS_DECODE_OK)
 		summary_commit(summary, packet, &work);
 	return why;
 }
 
-/* The payload decoder behind the public functions: events, summary or neither (not both). */
+/* The payload decoder behind the public functions: events, summary, lists or none (one at
+ * most). */
 static int decode_payload(const uint8_t *payload, size_t len,
 			  const struct pktstats_decode_options *options,
 			  struct pktstats_packet *packet, struct pktstats_event *events,
 			  size_t max_events, size_t *n_events, struct pktstats_summary *summary,
-			  enum pktstats_decode_error *reason)
+			  struct sojourn_lists *lists, enum pktstats_decode_error *reason)
 {
 	struct pktstats_decode_options defaults;
 	enum pktstats_decode_error why;
@@ -583,6 +608,8 @@ static int decode_payload(const uint8_t *payload, size_t len,
 	memset(packet, 0, sizeof(*packet));
 	if (!events)
 		max_events = 0;
+	if (lists)
+		lists->filled = false;
 
 	/* Header. packet->version is set last: nonzero means the header fields are valid. */
 	if (len < 1) {
@@ -650,19 +677,32 @@ static int decode_payload(const uint8_t *payload, size_t len,
 	}
 	packet->start_tick = timestamp_at(slots);
 
-	if (summary)
+	if (summary) {
 		why = summarize_slots(slots, n_slots, version == PKTSTATS_FORMAT_VERSION_1, packet,
 				      summary);
-	else if (version == PKTSTATS_FORMAT_VERSION)
+	} else if (lists && n_slots - 2 <= lists->capacity) {
+		why = version == PKTSTATS_FORMAT_VERSION
+			? decode_slots(slots, n_slots, 0, OUTPUT_LISTS, packet, NULL, 0, NULL, lists)
+			: decode_slots(slots, n_slots, 1, OUTPUT_LISTS, packet, NULL, 0, NULL, lists);
+		lists->filled = why == PKTSTATS_DECODE_OK;
+	} else if (version == PKTSTATS_FORMAT_VERSION) {
 		why = events ? decode_slots(slots, n_slots, 0, OUTPUT_EVENTS, packet, events,
-					    max_events, NULL)
-			     : decode_slots(slots, n_slots, 0, OUTPUT_NONE, packet, NULL, 0, NULL);
-	else
+					    max_events, NULL, NULL)
+			     : decode_slots(slots, n_slots, 0, OUTPUT_NONE, packet, NULL, 0, NULL,
+					    NULL);
+	} else {
 		why = events ? decode_slots(slots, n_slots, 1, OUTPUT_EVENTS, packet, events,
-					    max_events, NULL)
-			     : decode_slots(slots, n_slots, 1, OUTPUT_NONE, packet, NULL, 0, NULL);
+					    max_events, NULL, NULL)
+			     : decode_slots(slots, n_slots, 1, OUTPUT_NONE, packet, NULL, 0, NULL,
+					    NULL);
+	}
 	if (why != PKTSTATS_DECODE_OK)
 		goto bad;
+	if (lists) { /* every event is in the lists, or (too many) none is */
+		if (n_events)
+			*n_events = packet->n_events;
+		return 0;
+	}
 
 	if (packet->n_events > max_events) {
 		if (n_events)
@@ -686,7 +726,7 @@ int pktstats_decode_payload_ex(const uint8_t *payload, size_t len,
 			       enum pktstats_decode_error *reason)
 {
 	return decode_payload(payload, len, options, packet, events, max_events, n_events, NULL,
-			      reason);
+			      NULL, reason);
 }
 
 int pktstats_decode_payload_summary(const uint8_t *payload, size_t len,
@@ -700,7 +740,7 @@ int pktstats_decode_payload_summary(const uint8_t *payload, size_t len,
 			*reason = PKTSTATS_DECODE_OK;
 		return -EINVAL;
 	}
-	return decode_payload(payload, len, options, packet, NULL, 0, NULL, summary, reason);
+	return decode_payload(payload, len, options, packet, NULL, 0, NULL, summary, NULL, reason);
 }
 
 int pktstats_decode_payload(const uint8_t *payload, size_t len, struct pktstats_packet *packet,
@@ -846,7 +886,7 @@ static void track(struct pktstats_stream *stream, struct pktstats_source *src, u
 
 static int feed(struct pktstats_stream *stream, uint32_t src_ip, uint16_t src_port,
 		const uint8_t *payload, size_t len, struct pktstats_event *events,
-		size_t max_events, struct pktstats_summary *summary,
+		size_t max_events, struct pktstats_summary *summary, struct sojourn_lists *lists,
 		struct pktstats_stream_result *result)
 {
 	struct pktstats_stream_counters delta = {0};
@@ -854,7 +894,7 @@ static int feed(struct pktstats_stream *stream, uint32_t src_ip, uint16_t src_po
 	int r, i;
 
 	r = decode_payload(payload, len, &stream->options.decode, &result->packet, events,
-			   max_events, &result->n_events, summary, &result->reason);
+			   max_events, &result->n_events, summary, lists, &result->reason);
 	if (r != 0 && r != -EBADMSG && r != -ENOSPC)
 		return r;
 	i = find_source(stream, src_ip, src_port);
@@ -888,7 +928,8 @@ static void result_reset(struct pktstats_stream_result *result)
 /* Frame parsing and the port filter, then feed(). */
 static int feed_frame(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
 		      struct pktstats_event *events, size_t max_events,
-		      struct pktstats_summary *summary, struct pktstats_stream_result *result)
+		      struct pktstats_summary *summary, struct sojourn_lists *lists,
+		      struct pktstats_stream_result *result)
 {
 	struct pktstats_stream_counters delta = {0};
 	uint16_t port;
@@ -926,14 +967,14 @@ static int feed_frame(struct pktstats_stream *stream, const uint8_t *frame, size
 		return -ENOMSG;
 	}
 	return feed(stream, result->frame.src_ip, result->frame.src_port, result->frame.payload,
-		    result->frame.payload_len, events, max_events, summary, result);
+		    result->frame.payload_len, events, max_events, summary, lists, result);
 }
 
 int pktstats_stream_feed_frame(struct pktstats_stream *stream, const uint8_t *frame, size_t len,
 			       struct pktstats_event *events, size_t max_events,
 			       struct pktstats_stream_result *result)
 {
-	return feed_frame(stream, frame, len, events, max_events, NULL, result);
+	return feed_frame(stream, frame, len, events, max_events, NULL, NULL, result);
 }
 
 int pktstats_stream_feed_frame_summary(struct pktstats_stream *stream, const uint8_t *frame,
@@ -945,7 +986,7 @@ int pktstats_stream_feed_frame_summary(struct pktstats_stream *stream, const uin
 			result_reset(result);
 		return -EINVAL;
 	}
-	return feed_frame(stream, frame, len, NULL, 0, summary, result);
+	return feed_frame(stream, frame, len, NULL, 0, summary, NULL, result);
 }
 
 int pktstats_stream_feed_payload(struct pktstats_stream *stream, uint32_t src_ip,
@@ -959,5 +1000,19 @@ int pktstats_stream_feed_payload(struct pktstats_stream *stream, uint32_t src_ip
 	if (!payload && len)
 		return -EINVAL;
 	stream->frames++;
-	return feed(stream, src_ip, src_port, payload, len, events, max_events, NULL, result);
+	return feed(stream, src_ip, src_port, payload, len, events, max_events, NULL, NULL, result);
+}
+
+int pktstats_stream_feed_frame_lists(struct pktstats_stream *stream, const uint8_t *frame,
+				     size_t len, struct sojourn_lists *lists,
+				     struct pktstats_stream_result *result)
+{
+	if (lists)
+		lists->filled = false;
+	if (!lists || lists->capacity > UINT16_MAX + 1u) {
+		if (result)
+			result_reset(result);
+		return -EINVAL;
+	}
+	return feed_frame(stream, frame, len, NULL, 0, NULL, lists, result);
 }

@@ -11,7 +11,9 @@
  *   - the departures split into timed, queued_before and unsynchronised exactly as the rules of
  *     pktstats/sojourn.h say, worked out from the truth's packet indices (below, expect());
  * with stat packets removed, M flags, duplicated and reordered packets, a capture starting on
- * full queues, and a masked event type; then edge cases by hand.
+ * full queues, and a masked event type; then edge cases by hand. Every packet goes through the
+ * fused path too (pktstats_sojourn_feed_frame(), as frames), which must give the event path's
+ * sojourns and counts exactly, with the default queue RAM and with half of it.
  * Random runs print their seed; PKTSTATS_TEST_SEED=N replays seed N alone.
  */
 #include "pktstats/sojourn.h"
@@ -192,6 +194,142 @@ static int encode(struct truth *t, struct payload *payloads, int max_payloads,
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* The fused path against the event path                                                      */
+
+/*
+ * The same frames through pktstats_sojourn_feed_frame() and through the event path
+ * (pktstats_stream_feed_frame() into an array that holds every event, then
+ * pktstats_sojourn_feed()), each with its own stream and matcher: every packet's sojourns,
+ * field by field, its result and return, and at the end every count, must be the same.
+ */
+struct twin {
+	struct pktstats_stream stream[2]; /* [0]: event path, [1]: fused */
+	struct pktstats_sojourn_matcher *matcher[2];
+	uint64_t packets, records, differences;
+	char first_difference[160];
+};
+
+static struct pktstats_event twin_events[PKTSTATS_DECODE_MAX_EVENTS];
+
+static int twin_begin(struct twin *w, uint32_t queue_words)
+{
+	struct pktstats_sojourn_options o = {.queue_words = queue_words};
+	*w = (struct twin){0};
+	for (int k = 0; k < 2; k++) {
+		pktstats_stream_init(&w->stream[k], NULL);
+		if (pktstats_sojourn_create(&w->matcher[k], &o) != 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void twin_end(struct twin *w)
+{
+	for (int k = 0; k < 2; k++)
+		pktstats_sojourn_destroy(w->matcher[k]);
+}
+
+static void twin_differs(struct twin *w, const char *what, uint64_t a, uint64_t b)
+{
+	if (!w->differences++)
+		snprintf(w->first_difference, sizeof w->first_difference,
+			 "packet %" PRIu64 ": %s %" PRIu64 " (event path) against %" PRIu64, w->packets,
+			 what, a, b);
+}
+
+static bool same_sojourn(const struct pktstats_sojourn *a, const struct pktstats_sojourn *b)
+{
+	return a->arrival_ns == b->arrival_ns && a->departure_ns == b->departure_ns &&
+	       a->delay_ns == b->delay_ns && a->arrival_seq == b->arrival_seq &&
+	       a->departure_seq == b->departure_seq && a->queue == b->queue &&
+	       a->length == b->length && a->resolution == b->resolution && a->source == b->source;
+}
+
+/* A stat payload in an Ethernet, IPv4 and UDP frame from 10.0.0.1:27033 (the checksums are
+ * not checked). Returns the frame's length. */
+static size_t frame_of(uint8_t *frame, const uint8_t *payload, size_t len)
+{
+	memset(frame, 0, 42);
+	frame[12] = 0x08; /* IPv4 */
+	uint8_t *ip = frame + 14;
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)((20 + 8 + len) >> 8);
+	ip[3] = (uint8_t)(20 + 8 + len);
+	ip[8] = 64;
+	ip[9] = 17; /* UDP */
+	put32(ip + 12, 0x0a000001);
+	put32(ip + 16, 0x0a000002);
+	uint8_t *udp = ip + 20;
+	udp[0] = 27033 >> 8;
+	udp[1] = 27033 & 0xff;
+	udp[2] = PKTSTATS_UDP_PORT >> 8;
+	udp[3] = PKTSTATS_UDP_PORT & 0xff;
+	udp[4] = (uint8_t)((8 + len) >> 8);
+	udp[5] = (uint8_t)(8 + len);
+	memcpy(udp + 8, payload, len);
+	return 42 + len;
+}
+
+/* One frame through both; `max_out` the output array's size (at most 2 * EVENTS_PER_PACKET,
+ * or any when the packet's departures fit PKTSTATS_DECODE_MAX_EVENTS). */
+static void twin_feed(struct twin *w, const uint8_t *payload, size_t len, size_t max_out)
+{
+	static uint8_t frame[42 + 65536];
+	static struct pktstats_sojourn out[2][PKTSTATS_DECODE_MAX_EVENTS];
+	struct pktstats_stream_result result[2];
+	size_t n_out[2] = {0, 0};
+	int rc[2];
+	size_t frame_len = frame_of(frame, payload, len);
+	w->packets++;
+	rc[0] = pktstats_stream_feed_frame(&w->stream[0], frame, frame_len, twin_events,
+					   PKTSTATS_DECODE_MAX_EVENTS, &result[0]);
+	if (rc[0] != -ENOMSG) {
+		int err = pktstats_sojourn_feed(w->matcher[0], &result[0], twin_events,
+						result[0].n_events, out[0], max_out, &n_out[0]);
+		if (err)
+			rc[0] = err;
+	}
+	rc[1] = pktstats_sojourn_feed_frame(w->matcher[1], &w->stream[1], frame, frame_len,
+					    &result[1], out[1], max_out, &n_out[1]);
+	if (rc[0] != rc[1])
+		twin_differs(w, "return", (uint64_t)-rc[0], (uint64_t)-rc[1]);
+	if (result[0].seq_status != result[1].seq_status || result[0].reason != result[1].reason ||
+	    result[0].n_events != result[1].n_events || result[0].source != result[1].source ||
+	    memcmp(&result[0].packet, &result[1].packet, sizeof result[0].packet))
+		twin_differs(w, "result (events)", result[0].n_events, result[1].n_events);
+	if (n_out[0] != n_out[1])
+		twin_differs(w, "sojourns", n_out[0], n_out[1]);
+	for (size_t i = 0; i < n_out[0] && i < n_out[1]; i++) {
+		w->records++;
+		if (!same_sojourn(&out[0][i], &out[1][i]))
+			twin_differs(w, "sojourn's departure_ns", out[0][i].departure_ns,
+				     out[1][i].departure_ns);
+	}
+}
+
+/* The point: every packet alike, and every count of every queue of every source. */
+static void twin_check(struct twin *w, const char *what)
+{
+	for (int s = -1; s < PKTSTATS_STREAM_MAX_SOURCES; s++)
+		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+			const struct pktstats_sojourn_counts *a =
+				pktstats_sojourn_counts(w->matcher[0], s, q);
+			const struct pktstats_sojourn_counts *b =
+				pktstats_sojourn_counts(w->matcher[1], s, q);
+			if ((a == NULL) != (b == NULL) || (a && memcmp(a, b, sizeof *a)))
+				twin_differs(w, "counts of queue", q, q);
+		}
+	if (memcmp(&w->stream[0].total, &w->stream[1].total, sizeof w->stream[0].total))
+		twin_differs(w, "stream's packets", w->stream[0].total.packets,
+			     w->stream[1].total.packets);
+	if (!tap_ok(w->differences == 0,
+		    "%s: pktstats_sojourn_feed_frame() as the event path (%" PRIu64 " packets, %" PRIu64
+		    " sojourns, every count)",
+		    what, w->packets, w->records))
+		tap_diag("%" PRIu64 " differences; first: %s", w->differences, w->first_difference);
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* Feeding and checking                                                                       */
 
 struct run {
@@ -199,13 +337,39 @@ struct run {
 	struct pktstats_stream stream;
 	uint64_t timed, wrong, departures_fed;
 	char first_wrong[160];
+	/* The same packets through the fused path and the event path: with the default queue
+	 * RAM, and with half of it (where the matcher sees overflows) */
+	struct twin twin[2];
 };
 
 static int run_begin(struct run *r)
 {
 	*r = (struct run){0};
 	pktstats_stream_init(&r->stream, NULL);
+	if (twin_begin(&r->twin[0], PKTSTATS_SOJOURN_DEFAULT_QUEUE_WORDS) ||
+	    twin_begin(&r->twin[1], PKTSTATS_SOJOURN_DEFAULT_QUEUE_WORDS / 2))
+		return -ENOMEM;
 	return pktstats_sojourn_create(&r->matcher, NULL);
+}
+
+/* A payload through both twins */
+static void run_twins(struct run *r, const uint8_t *payload, size_t len, size_t max_out)
+{
+	twin_feed(&r->twin[0], payload, len, max_out);
+	twin_feed(&r->twin[1], payload, len, max_out);
+}
+
+/* The fused path's points, and the end of the run */
+static void run_end(struct run *r, const char *what)
+{
+	char half[200];
+	twin_check(&r->twin[0], what);
+	snprintf(half, sizeof half, "%s, queue RAM %u words", what,
+		 PKTSTATS_SOJOURN_DEFAULT_QUEUE_WORDS / 2);
+	twin_check(&r->twin[1], half);
+	twin_end(&r->twin[0]);
+	twin_end(&r->twin[1]);
+	pktstats_sojourn_destroy(r->matcher);
 }
 
 /* Feeds one payload; every timed frame is checked against the truth (the frame that departed
@@ -216,6 +380,7 @@ static void feed(struct run *r, const struct truth *t, const struct payload *p)
 	struct pktstats_stream_result result;
 	struct pktstats_sojourn out[2 * EVENTS_PER_PACKET];
 	size_t n_out;
+	run_twins(r, p->bytes, p->len, 2 * EVENTS_PER_PACKET);
 	pktstats_stream_feed_payload(&r->stream, 0x0a000001, 27033, p->bytes, p->len, events,
 				     2 * EVENTS_PER_PACKET, &result);
 	if (result.seq_status != PKTSTATS_SEQ_DUPLICATE && result.seq_status != PKTSTATS_SEQ_REORDERED)
@@ -381,7 +546,7 @@ static void random_capture(uint64_t seed, int losses, int ms, int dups, int late
 		}
 	}
 	check_counts(&r, expect(&truth, lost, blind, sync_at), what);
-	pktstats_sojourn_destroy(r.matcher);
+	run_end(&r, what);
 }
 
 /* A masked event type: the departures (or arrivals) of every queue never come. Nothing may be
@@ -408,7 +573,7 @@ static void masked_capture(uint64_t seed, unsigned type_mask, const char *what)
 	tap_ok(c.losses[PKTSTATS_SOJOURN_LOSS_INCONSISTENT] > 0,
 	       "%s: the contradiction is noticed (%" PRIu64 " inconsistent)", what,
 	       c.losses[PKTSTATS_SOJOURN_LOSS_INCONSISTENT]);
-	pktstats_sojourn_destroy(r.matcher);
+	run_end(&r, what);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -445,6 +610,7 @@ static void hand_cases(void)
 	run_begin(&r);
 	const unsigned first[][3] = {{2, 4, 0}, {1, 3, 5}, {2, 6, 1}, {2, 3, 7}};
 	size_t len = hand_payload(b, 0, 0, 10, 100, first, 4);
+	run_twins(&r, b, len, 4);
 	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
 	int rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
 	c = pktstats_sojourn_counts(r.matcher, result.source, 0);
@@ -455,6 +621,7 @@ static void hand_cases(void)
 	/* -ENOSPC: the output array too small; counts complete */
 	const unsigned two[][3] = {{1, 2, 0}, {1, 2, 1}, {2, 2, 1}, {2, 2, 1}};
 	len = hand_payload(b, 1, 0, 0, 200, two, 4);
+	run_twins(&r, b, len, 1);
 	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
 	rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 1, &n_out);
 	tap_ok(rc == -ENOSPC && n_out == 1 && c->timed == 3,
@@ -463,6 +630,7 @@ static void hand_cases(void)
 	/* A departure of another length than the oldest arrival: inconsistent, not timed */
 	const unsigned other[][3] = {{1, 5, 0}, {2, 4, 3}};
 	len = hand_payload(b, 2, 0, 0, 300, other, 2);
+	run_twins(&r, b, len, 4);
 	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
 	rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
 	tap_ok(rc == 0 && n_out == 0 && c->unsynchronised == 1 &&
@@ -473,6 +641,7 @@ static void hand_cases(void)
 	 * before */
 	const unsigned next[][3] = {{2, 5, 2}};
 	len = hand_payload(b, 3, 0, 5, 400, next, 1);
+	run_twins(&r, b, len, 4);
 	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
 	rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
 	tap_ok(rc == 0 && n_out == 0 && c->queued_before == 3 && c->resyncs == 1,
@@ -481,6 +650,7 @@ static void hand_cases(void)
 	/* A 255-word departure while words from before are queued: saturated, not timed */
 	const unsigned big[][3] = {{2, 255, 2}};
 	len = hand_payload(b, 4, 0, 300, 500, big, 1);
+	run_twins(&r, b, len, 4);
 	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
 	pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
 	tap_ok(n_out == 0 && c->losses[PKTSTATS_SOJOURN_LOSS_SATURATED] == 1 && c->unsynchronised == 2,
@@ -489,6 +659,7 @@ static void hand_cases(void)
 	/* A malformed packet (cut slot) with a decoded header: the queues wait (queue 1 was
 	 * synchronised; queue 0 was not) */
 	len = hand_payload(b, 5, 0, 0, 600, other, 2);
+	run_twins(&r, b, len - 2, 4);
 	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len - 2, events, 16, &result);
 	rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
 	const struct pktstats_sojourn_counts *c1 = pktstats_sojourn_counts(r.matcher, 0, 1);
@@ -508,7 +679,32 @@ static void hand_cases(void)
 	tap_ok(pktstats_sojourn_counts(r.matcher, 5, 0) == NULL &&
 		       pktstats_sojourn_counts(r.matcher, 0, 8) == NULL,
 	       "counts of a source not seen, or a queue out of range: NULL");
-	pktstats_sojourn_destroy(r.matcher);
+
+	/* A packet of more events than the fused path's lists hold at first (512 each): decoded
+	 * again for the event path, then the lists grow and the next ones are paired in bulk;
+	 * with 255-word frames among them */
+	static uint8_t large[46 + 4 * 1200];
+	static unsigned many[1200][3];
+	for (uint32_t k = 0; k < 3; k++) {
+		for (unsigned i = 0; i < 1200; i++) {
+			many[i][0] = i < 600 ? 1 : 2;
+			many[i][1] = i % 100 == 7 ? 255 : 1 + i % 5;
+			many[i][2] = 1;
+		}
+		len = hand_payload(large, 6 + k, 0, 0, 1000 + 10000 * k, many, 1200);
+		run_twins(&r, large, len, PKTSTATS_DECODE_MAX_EVENTS);
+	}
+	/* Bad arguments of the fused path */
+	tap_ok(pktstats_sojourn_feed_frame(NULL, &r.stream, b, 60, &result, out, 4, &n_out) ==
+			       -EINVAL &&
+		       pktstats_sojourn_feed_frame(r.matcher, NULL, b, 60, &result, out, 4, &n_out) ==
+			       -EINVAL &&
+		       pktstats_sojourn_feed_frame(r.matcher, &r.stream, NULL, 60, &result, out, 4,
+						   &n_out) == -EINVAL &&
+		       pktstats_sojourn_feed_frame(r.matcher, &r.stream, b, 60, &result, NULL, 4,
+						   &n_out) == -EINVAL,
+	       "fused path: NULL matcher, stream, frame or out: -EINVAL");
+	run_end(&r, "cases by hand, a packet of 1200 events");
 }
 
 int main(void)

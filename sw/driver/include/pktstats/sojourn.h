@@ -13,6 +13,8 @@
  *   for each frame: pktstats_stream_feed_frame(&stream, ..., events, max, &result), then
  *           pktstats_sojourn_feed(m, &result, events, result.n_events, out, max_out, &n_out);
  *           (malformed packets and duplicates too: the matcher needs to see every packet)
+ *   or, the same in one call, 1.6 times as fast (no event array between):
+ *           pktstats_sojourn_feed_frame(m, &stream, frame, len, &result, out, max_out, &n_out);
  *   pktstats_sojourn_counts(m, source, queue) / pktstats_sojourn_total(m, queues, &total)
  *   pktstats_sojourn_destroy(m);
  *
@@ -43,8 +45,12 @@
  *
  * Memory is bounded: per source seen (at most PKTSTATS_STREAM_MAX_SOURCES), 8 rings of
  * queue_words entries (a frame takes at least one word of RAM), 16 bytes each; and per matcher,
- * lists of the largest packet's events by type and queue (128 bytes an event, their number
- * rounded up to a power of two, 64 KiB at least).
+ * lists of the largest packet's events by type and queue (512 bytes an event, their number
+ * rounded up to a power of two, 256 KiB at least). With pktstats_sojourn_feed_frame(): the
+ * rings of the source of the last packet keep room after their tail for those lists' events
+ * (the decoder writes a packet's arrivals there), up to 4 times as many entries (2048, 32 KiB
+ * per queue, at 512), never more than queue_words allows; and an event array of
+ * PKTSTATS_DECODE_MAX_EVENTS (512 KiB) once a packet does not go the bulk way.
  * Nothing here prints or exits; functions return 0 or a negative errno (-EINVAL, -ENOMEM,
  * -ENOSPC when the caller's output array is too small: the sojourns that fit are written, the
  * counts are complete).
@@ -139,6 +145,28 @@ int pktstats_sojourn_feed(struct pktstats_sojourn_matcher *matcher,
 			  const struct pktstats_stream_result *result,
 			  const struct pktstats_event *events, size_t n_events,
 			  struct pktstats_sojourn *out, size_t max_out, size_t *n_out);
+
+/*
+ * The stream decoder and the matcher in one: decodes one captured frame as
+ * pktstats_stream_feed_frame() does (the stream's sequence tracking and counters, `result`
+ * filled alike, result->n_events all of the packet's events) and feeds the stat packet to the
+ * matcher as pktstats_sojourn_feed() would with those events: the same sojourns in out, in the
+ * same order, and the same counts, for every packet. The decoder's pass over the slots writes
+ * the events straight into the matcher's lists by type and queue, paired in bulk: no event
+ * array (the speed of `make bench`'s sojourn row). A packet with anything out of the ordinary
+ * (not in sequence, M, malformed, a queue not synchronised or with frames from before it, a
+ * pair that does not hold) is decoded again into an event array and goes through
+ * pktstats_sojourn_feed().
+ * Memory: the matcher's (above); nothing per call. Nothing printed, nothing exits.
+ * Returns 0, -EBADMSG (a malformed frame or stat packet, fed to the matcher: result->reason
+ * says why), -ENOMSG (not a stat packet: nothing fed), -ENOSPC (out too small, as
+ * pktstats_sojourn_feed()), -EINVAL (matcher, stream, result or frame NULL; out NULL with
+ * max_out > 0), -ENOMEM. *n_out (may be NULL): the sojourns written.
+ */
+int pktstats_sojourn_feed_frame(struct pktstats_sojourn_matcher *matcher,
+				struct pktstats_stream *stream, const uint8_t *frame, size_t len,
+				struct pktstats_stream_result *result, struct pktstats_sojourn *out,
+				size_t max_out, size_t *n_out);
 
 /* Counts of one queue of one source (source index as the stream's), or NULL if that source
  * has not been seen (or out of range). */

@@ -326,8 +326,8 @@ static bool departure(struct sojourn_queue *queue,
 
 /*
  * One event of a queue that is synchronised with nothing from before queued (in a packet the
- * bulk path did not take), without a branch on the event's type (which no predictor guesses in a switch's event
- * stream): an arrival's entry is written at the tail for every event and kept only for an
+ * bulk path did not take), without a branch on the event's type (which no predictor guesses
+ * in a switch's event stream): an arrival's entry is written at the tail for every event and kept only for an
  * arrival; a departure's sojourn is written to *sojourn for every event and kept (true) only
  * for a departure that pairs. Returns false with nothing changed, for the general path, when
  * the event is an arrival that does not fit or a departure that does not pair.
@@ -470,16 +470,16 @@ static bool arrivals_fit(const struct sojourn_entry *arr, uint32_t n_arr,
 }
 
 /*
- * A whole packet at once, from its events in the lists (list[BIN(type, queue)], n[bin]
- * entries each; `departures` in all), when every queue it has events of is synchronised with nothing
+ * A whole packet at once, from its events in the lists (list[BIN(type, queue)], n[bin] entries
+ * each; `departures` in all), when every queue it has events of is synchronised with nothing
  * from before queued (the common case): per queue, its arrivals are appended to the ring and
  * its departures pair in order with the ring's entries from the head (a FIFO: the k-th
  * departure is the k-th entry). Each is a plain loop with the queue's state in registers,
  * updated once per packet: no per-event branch on the type and no per-event update of the
- * queue's state in memory, which the per-event path spends most of its time on. Returns
- * false, with no state changed (ring entries after the tail and out aside), when anything is
- * out of the ordinary (a pair that does not hold, an overflow, a length of 255, out too
- * small): the per-event path then does the packet, and applies the rules.
+ * queue's state in memory, which the per-event path spends most of its time on. Returns false,
+ * with no state changed (ring entries after the tail and out aside), when anything is out of
+ * the ordinary (a pair that does not hold, an overflow, out too small): the per-event path then
+ * does the packet, and applies the rules. Lengths of 255 are counted here (saturated).
  */
 static bool bulk_lists(struct pktstats_sojourn_matcher *m, struct sojourn_source *source,
 		       const struct pktstats_stream_result *result,

@@ -24,9 +24,10 @@
  *     hold frames that arrived before. The packet's snapshot (queue_size, words) says how many
  *     words: the first departures, up to those words, are counted as queued_before;
  *   - after a stat packet is lost (sequence gap), an M flag (events were lost), a malformed
- *     packet, a packet whose events did not all fit the caller's array: every queue of the source is unsynchronised (its departures counted as
- *     unsynchronised) until the next packet that arrives in sequence without M (after an M, the
- *     packet after it: the loss may lie after the M packet's snapshot);
+ *     packet, a packet whose events did not all fit the caller's array: every queue of the
+ *     source is unsynchronised (its departures counted as unsynchronised) until the next
+ *     packet that arrives in sequence without M (after an M, the packet after it: the loss
+ *     may lie after the M packet's snapshot);
  *   - when the events contradict the queue's state (a departure with no arrival or of another
  *     length than its arrival, the snapshot of the next packet not equal to the words the
  *     matcher holds, more words than the queue's RAM): events of that queue were masked out of

@@ -45,6 +45,7 @@
 #include "pcap_frame_source.h"
 #include "register_server.h"
 #include "sojourn_truth.h"
+#include "truth_file.h"
 #include "tap_port.h"
 #include "tee_frame_sink.h"
 #include "traffic_generator.h"
@@ -819,20 +820,11 @@ struct HardwareStamps {
 
 class WireTruthFile {
 public:
-	explicit WireTruthFile(const std::string &path) : path_(path)
+	explicit WireTruthFile(const std::string &path)
+		: out_(path, "switch,port,direction,true_time_ps,clock,tod_seconds,tod_nanoseconds,"
+			     "tod_fraction,length,frame_hash,hw_tx_seconds,hw_tx_nanoseconds,"
+			     "hw_rx_seconds,hw_rx_nanoseconds,hw_residence_ns\n")
 	{
-		file_ = fopen(path.c_str(), "w");
-		if (!file_)
-			throw std::runtime_error(path + ": " + strerror(errno));
-		setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-		fprintf(file_, "switch,port,direction,true_time_ps,clock,tod_seconds,tod_nanoseconds,"
-			       "tod_fraction,length,frame_hash,hw_tx_seconds,hw_tx_nanoseconds,"
-			       "hw_rx_seconds,hw_rx_nanoseconds,hw_residence_ns\n");
-	}
-	~WireTruthFile()
-	{
-		if (file_)
-			fclose(file_);
 	}
 	// `hw`: the core's stamps of a frame leaving the port (tx lines; null on rx lines).
 	// `step_fs`: the true time of the clock edge of the switch's step that records it.
@@ -858,7 +850,7 @@ public:
 				 (unsigned)(hw->tx & 0x3fffffffu), hw->rx >> 30, (unsigned)(hw->rx & 0x3fffffffu),
 				 hw->residence);
 		if (pending_.empty()) {
-			fputs(line, file_);
+			fputs(line, out_.file());
 			lines_++;
 		} else
 			pending_[switch_index].push_back(Pending{step_fs, line});
@@ -882,7 +874,7 @@ public:
 			return a.step_fs != b.step_fs ? a.step_fs < b.step_fs : a.switch_index < b.switch_index;
 		});
 		for (const Next &n : all)
-			fputs(pending_[n.switch_index][n.line].text.c_str(), file_);
+			fputs(pending_[n.switch_index][n.line].text.c_str(), out_.file());
 		lines_ += all.size();
 		for (auto &lines : pending_)
 			lines.clear();
@@ -891,22 +883,17 @@ public:
 	bool close()
 	{
 		write_pending();
-		int status = fclose(file_);
-		file_ = nullptr;
-		if (status != 0)
-			fprintf(stderr, "%s: %s: %s\n", program, path_.c_str(), strerror(errno));
-		return status == 0;
+		return out_.close(program);
 	}
 	uint64_t lines() const { return lines_; }
-	const std::string &path() const { return path_; }
+	const std::string &path() const { return out_.path(); }
 
 private:
 	struct Pending {
 		uint64_t step_fs;
 		std::string text;
 	};
-	std::string path_;
-	FILE *file_ = nullptr;
+	TruthFile out_;
 	std::vector<std::vector<Pending>> pending_; // empty: lines go straight to the file
 	uint64_t lines_ = 0;
 };

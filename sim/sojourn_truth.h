@@ -30,6 +30,7 @@
 #include <string>
 
 #include "frame_hash.h"
+#include "truth_file.h"
 
 namespace pktstats_sim {
 
@@ -38,21 +39,10 @@ public:
 	static constexpr unsigned queues = 8;
 
 	// Creates FILE and writes the header. Throws std::runtime_error when it cannot.
-	explicit SojournTruth(const std::string &path) : path_(path)
+	explicit SojournTruth(const std::string &path)
+		: out_(path, "queue,commit_cycle,depart_cycle,words,length,frame_hash\n")
 	{
-		file_ = fopen(path.c_str(), "w");
-		if (!file_)
-			throw std::runtime_error(path + ": " + strerror(errno));
-		setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-		fprintf(file_, "queue,commit_cycle,depart_cycle,words,length,frame_hash\n");
 	}
-	~SojournTruth()
-	{
-		if (file_)
-			fclose(file_);
-	}
-	SojournTruth(const SojournTruth &) = delete;
-	SojournTruth &operator=(const SojournTruth &) = delete;
 
 	// Queue q's arrival strobe in `cycle`: a frame of `words` words committed at its edge.
 	void arrival(unsigned q, uint64_t cycle, unsigned words) { committed_[q].push_back(Commit{cycle, words}); }
@@ -83,7 +73,7 @@ public:
 				s.hash.add(0); // a zero byte of padding
 			Commit c = committed_[p].front();
 			committed_[p].pop_front();
-			fprintf(file_, "%u,%" PRIu64 ",%" PRIu64 ",%u,%zu,%016" PRIx64 "\n", p, c.cycle, cycle, words,
+			fprintf(out_.file(), "%u,%" PRIu64 ",%" PRIu64 ",%u,%zu,%016" PRIx64 "\n", p, c.cycle, cycle, words,
 				s.bytes, s.hash.value);
 			lines_++;
 		}
@@ -97,18 +87,14 @@ public:
 	{
 		for (unsigned q = 0; q < queues; q++)
 			for (const Commit &c : committed_[q]) {
-				fprintf(file_, "%u,%" PRIu64 ",,%u,,\n", q, c.cycle, c.words);
+				fprintf(out_.file(), "%u,%" PRIu64 ",,%u,,\n", q, c.cycle, c.words);
 				lines_++;
 			}
-		int status = fclose(file_);
-		file_ = nullptr;
-		if (status != 0)
-			fprintf(stderr, "%s: %s: %s\n", program, path_.c_str(), strerror(errno));
-		return status == 0;
+		return out_.close(program);
 	}
 
 	uint64_t lines() const { return lines_; }
-	const std::string &path() const { return path_; }
+	const std::string &path() const { return out_.path(); }
 
 private:
 	struct Commit {
@@ -120,8 +106,7 @@ private:
 		FrameHash hash;
 		size_t bytes = 0;
 	};
-	std::string path_;
-	FILE *file_ = nullptr;
+	TruthFile out_;
 	std::deque<Commit> committed_[queues];
 	Stream stream_[queues];
 	uint64_t lines_ = 0;

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "test_rng.h"
+
 /* ---------------------------------------------------------------------------------------- */
 /* TAP                                                                                        */
 
@@ -1625,16 +1627,6 @@ static void test_stream_missed_and_payload(void)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Robustness: corrupted and random input                                                     */
-
-static uint64_t rng_state;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 /* A deliberately simple second decoder: slot by slot, no specialisation. v2 only. */
 static int ref_decode(const uint8_t *pl, size_t len, struct pktstats_event *out, size_t *n_out)

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "test_device_tap.h"
+#include "test_rng.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* The truth: a queue simulation                                                              */
@@ -51,15 +52,6 @@ struct truth {
 	int n_events;
 	uint64_t start_words[PKTSTATS_QUEUES]; /* at the first captured event */
 };
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 /* Simulates `steps` ticks; the capture sees events from tick `capture_from` on (the frames
  * queued then are queued before it). Queue 7 takes lengths up to max_words_7 (above 255:

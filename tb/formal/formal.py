@@ -289,9 +289,12 @@ def replay_testbench(text):
         name = match.group(2).replace("$flatten/", "$flatten\\")
         if "." not in name or name.startswith("\\"):
             return match.group(0)
+        if ".\\" in name:  # a register of a vector split by bits: dut.\order_reg[0]
+            name = name.replace(".\\", ".")
+            return f"{match.group(1)}UUT.\\{name} ="
         base, bracket, index = name.partition("[")  # a memory's word: \dut.ram [3]
         return f"{match.group(1)}UUT.\\{base} {bracket}{index} ="
-    return re.sub(r"^(\s+)UUT\.(\S+) =", escape, text, flags=re.M)
+    return re.sub(r"^(\s+)UUT\.(\S+) +=", escape, text, flags=re.M)
 
 
 def replay(root, spec, build):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * ipv4_checksum_formal: the arithmetic lemma that turns evcap_checksum_formal's
+ * ipv4_checksum_formal: the arithmetic lemma that turns evcap_packet_output_formal's
  * checksum_field property into "the stat packet header's IPv4 checksum verifies" (issue 18).
  *
  * For every 20-bit S <= 9 * 0xffff (the integer sum of nine 16-bit words, so no wider sum
@@ -10,7 +10,7 @@
  *     integer sum T = S + C folds completely in two folds, to 0xffff: RFC 1071's
  *     verification ("the sum of all words, the checksum included, ... all 1 bits") passes.
  *
- * Together with tb/formal/evcap_checksum/ (the checksum field of the header the block loads
+ * Together with tb/formal/evcap_packet_output/ (the checksum field of the header the block loads
  * is ~fold(S), S being the integer sum of that header's other nine words): a receiver adds the
  * ten header words as integers (any order: integer addition is associative and commutative),
  * which is S + C = T, and folds the carries back in until none is left, which is what two

@@ -6,7 +6,7 @@
  *
  * folded is the low 16 bits after two folds; complete says that no carry is left after them,
  * i.e. that folded is what RFC 1071's loop returns. A formal helper shared by the proofs that
- * use it (tb/formal/ipv4_checksum/, tb/formal/evcap_checksum/); not RTL.
+ * use it (tb/formal/ipv4_checksum/, tb/formal/evcap_packet_output/); not RTL.
  */
 
 `default_nettype none

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * interconnect_formal: the AXI4-Lite interconnect (rtl/common/common_axil_interconnect.v,
- * SLAVE_COUNT = 3 blocks behind a 16-bit address, so blocks 3 .. 15 are unmapped and the
- * boundary 0x2fff / 0x3000 is not a power of two) keeps AXI4-Lite on both sides, routes every
+ * SLAVE_COUNT = 7 blocks behind a 16-bit address, as rtl/core/pktstats_core.v has it, so blocks
+ * 7 .. 15 are unmapped and the boundary 0x6fff / 0x7000 is not a power of two) keeps AXI4-Lite on both sides, routes every
  * request to the block its address decodes to and returns that block's response, by
  * k-induction.
  *
@@ -38,7 +38,7 @@
  * against the wrapper's record of the transaction, and each block's count of requests in
  * flight against the interconnect's state.
  * Covers: a write and a read answered by the first and by the last block, DECERR for the first
- * unmapped block (0x3000), both answer-time bounds reached (so they are tight), a block's
+ * unmapped block (0x7000), both answer-time bounds reached (so they are tight), a block's
  * SLVERR passed on, a write and a read answered in the same clock, a reset in the middle of a
  * transaction.
  *
@@ -47,18 +47,18 @@
  * then and the block's answer. The invariants close the induction at k = 4 (the answer-time
  * bound, 2 * MAX_WAIT clocks of waiting, needs k > 3); the depth is 8 because the slowest
  * answer covered ends in step 6. Checked by hand beside it (not in the runner): the same
- * properties with SLAVE_COUNT = 7 (pktstats_core's configuration), with SLAVE_COUNT = 2 and
- * ADDR_WIDTH = 13 (every block mapped), and with MAX_WAIT = 0 (blocks that may stall for ever:
- * every safety property, without the answer-time bound of mapped requests).
+ * properties with SLAVE_COUNT = 3, with SLAVE_COUNT = 2 and ADDR_WIDTH = 13 (every block
+ * mapped), and with MAX_WAIT = 0 (blocks that may stall for ever: every safety property,
+ * without the answer-time bound of mapped requests).
  *
- * The block checkers are instantiated one by one for SLAVE_COUNT = 3 (see FORMAL_BLOCK_PORT):
+ * The block checkers are instantiated one by one for SLAVE_COUNT = 7 (see FORMAL_BLOCK_PORT):
  * another SLAVE_COUNT needs that list changed.
  */
 
 `default_nettype none
 
 module interconnect_formal #(
-    parameter SLAVE_COUNT = 3,
+    parameter SLAVE_COUNT = 7,
     parameter ADDR_WIDTH = 16,
     // the blocks' answer time (formal_axil_master.sv); 0: unbounded, safety alone (the mapped
     // answer-time bounds are then not asserted)
@@ -412,10 +412,14 @@ wire [SLAVE_COUNT-1:0] inv_block_read_ok;
 `FORMAL_BLOCK_PORT(block0, 0)
 `FORMAL_BLOCK_PORT(block1, 1)
 `FORMAL_BLOCK_PORT(block2, 2)
+`FORMAL_BLOCK_PORT(block3, 3)
+`FORMAL_BLOCK_PORT(block4, 4)
+`FORMAL_BLOCK_PORT(block5, 5)
+`FORMAL_BLOCK_PORT(block6, 6)
 `undef FORMAL_BLOCK_PORT
 
 generate
-    if (SLAVE_COUNT != 3) begin : check
+    if (SLAVE_COUNT != 7) begin : check
         // one FORMAL_BLOCK_PORT above for each block
         interconnect_formal_needs_a_checker_for_each_block bad_parameter();
     end

@@ -51,6 +51,20 @@ struct plot {
 	struct queue_plot queues[PKTSTATS_QUEUES];
 };
 
+struct delay_bucket;
+
+/* What one picture needs once the captures are read: written into data files per queue, then
+ * drawn by a script (plot_output()). */
+struct plot_job {
+	const struct plot *plot;
+	uint32_t queues;                     /* the queues drawn: selected, with data */
+	const char *out, *title;
+	const char *time_unit, *value_unit;  /* the axes' units, and the scales from ns and */
+	double time_scale, value_scale;      /* from bytes (occupancy) or ns (delay) */
+	const struct sojourn_stats *stats;   /* --sojourn: the delays, and per time step */
+	struct delay_bucket *const *delay_buckets;
+};
+
 static size_t bucket_of(const struct plot *plot, uint64_t time_ns)
 {
 	if (time_ns <= plot->first_ns || plot->span_ns == 0)
@@ -140,13 +154,14 @@ static int close_data_files(FILE *a, FILE *b)
 }
 
 /* Writes queue q's buckets: time, low, high (scaled), and its drops: time, high. */
-static int write_data(const struct plot *plot, unsigned q, const char *dir, double time_scale,
-		      double size_scale)
+static int write_data(const struct plot_job *job, unsigned q, const char *dir)
 {
 	FILE *data, *drops;
 	int err = open_data_files(dir, q, "queue", "drops", &data, &drops);
 	if (err)
 		return err;
+	const struct plot *plot = job->plot;
+	const double time_scale = job->time_scale, size_scale = job->value_scale;
 	const struct queue_plot *queue = &plot->queues[q];
 	/* Buckets without an event keep the step function's value from before. */
 	int64_t last = -1;
@@ -254,23 +269,22 @@ static int run_script(FILE *gp, const char *dir, char *error, size_t error_size)
 	return 0;
 }
 /* Writes the gnuplot script and runs gnuplot on it. 0, or a negative errno. */
-static int draw(const struct plot *plot, uint32_t queue_mask, const char *dir, const char *out,
-		const char *title, const char *t_unit, const char *s_unit, char *error,
-		size_t error_size)
+static int draw(const struct plot_job *job, const char *dir, char *error, size_t error_size)
 {
 	FILE *gp = open_script(dir, error, error_size);
 	if (!gp)
 		return -EIO;
+	const struct plot *plot = job->plot;
 	fprintf(gp, "set terminal pngcairo size 1600,900 font 'sans,11'\n");
-	fprintf(gp, "set output '%s'\n", out);
-	fprintf(gp, "set title \"%s\" noenhanced\n", title);
-	fprintf(gp, "set xlabel 'time since the first stat packet (%s)'\n", t_unit);
-	fprintf(gp, "set ylabel 'queue occupancy (%s)'\n", s_unit);
+	fprintf(gp, "set output '%s'\n", job->out);
+	fprintf(gp, "set title \"%s\" noenhanced\n", job->title);
+	fprintf(gp, "set xlabel 'time since the first stat packet (%s)'\n", job->time_unit);
+	fprintf(gp, "set ylabel 'queue occupancy (%s)'\n", job->value_unit);
 	fprintf(gp, "set grid\nset key outside right top\nset yrange [0:*]\n");
 	fprintf(gp, "plot ");
 	const char *separator = "";
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		if (!(queue_mask >> q & 1) || !plot->queues[q].seen)
+		if (!(job->queues >> q & 1))
 			continue;
 		/* The band between lowest and highest per bucket, its top as a line, drops on it */
 		fprintf(gp,
@@ -305,6 +319,48 @@ static void remove_work(const char *dir)
 			unlink(path);
 		}
 	rmdir(dir);
+}
+
+/* The directory of --data (made if need be), else a temporary one. */
+static int work_directory(const char *keep, char *dir, size_t size)
+{
+	if (keep) {
+		snprintf(dir, size, "%s", keep);
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+			return -errno;
+	} else {
+		snprintf(dir, size, "/tmp/pktstats-plot.XXXXXX");
+		if (!mkdtemp(dir))
+			return -errno;
+	}
+	return 0;
+}
+
+/* Writes each drawn queue's data files into the work directory, draws the picture, and
+ * removes the directory unless it is kept (--data). CLI_OK, or CLI_RUNTIME said on stderr. */
+static int plot_output(const struct plot_job *job, const char *keep,
+		       int (*write_queue)(const struct plot_job *, unsigned, const char *),
+		       int (*draw_picture)(const struct plot_job *, const char *, char *, size_t))
+{
+	char dir[200], error[512] = "";
+	int err = work_directory(keep, dir, sizeof dir);
+	if (err < 0) {
+		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
+		return CLI_RUNTIME;
+	}
+	int status = CLI_OK;
+	for (unsigned q = 0; q < PKTSTATS_QUEUES && status == CLI_OK; q++)
+		if (job->queues >> q & 1 && (err = write_queue(job, q, dir)) < 0) {
+			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
+			status = CLI_RUNTIME;
+		}
+	if (status == CLI_OK && draw_picture(job, dir, error, sizeof error) < 0) {
+		fprintf(stderr, "pktstats: plot: %s\n", error);
+		status = CLI_RUNTIME;
+	}
+	if (!keep)
+		remove_work(dir);
+	return status;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -349,14 +405,15 @@ static int fill_delays(struct delay_bucket *buckets[PKTSTATS_QUEUES], const stru
 
 /* cdfQ.dat (delay, fraction of the queue's frames at most that delay: every frame, or
  * CDF_POINTS quantiles) and delayQ.dat (time, lowest, highest delay per step). */
-static int write_delay_data(const struct sojourn_delays *delays,
-			    const struct delay_bucket *buckets, const struct plot *plot,
-			    unsigned q, const char *dir, double time_scale, double delay_scale)
+static int write_delay_data(const struct plot_job *job, unsigned q, const char *dir)
 {
 	FILE *cdf, *over_time;
 	int err = open_data_files(dir, q, "cdf", "delay", &cdf, &over_time);
 	if (err)
 		return err;
+	const struct sojourn_delays *delays = &job->stats->queues[q];
+	const struct delay_bucket *buckets = job->delay_buckets[q];
+	const double time_scale = job->time_scale, delay_scale = job->value_scale;
 	size_t points = delays->n < CDF_POINTS ? delays->n : CDF_POINTS;
 	for (size_t i = 1; i <= points; i++) {
 		size_t rank = (size_t)ceil((double)i / (double)points * (double)delays->n);
@@ -366,28 +423,29 @@ static int write_delay_data(const struct sojourn_delays *delays,
 	for (size_t b = 0; b < PLOT_BUCKETS; b++)
 		if (buckets[b].low <= buckets[b].high)
 			fprintf(over_time, "%.9g %.9g %.9g\n",
-				(double)plot->span_ns * (double)b / (PLOT_BUCKETS - 1) * time_scale,
+				(double)job->plot->span_ns * (double)b / (PLOT_BUCKETS - 1) * time_scale,
 				(double)buckets[b].low * delay_scale, (double)buckets[b].high * delay_scale);
 	return close_data_files(cdf, over_time);
 }
 
 /* The picture: the CDFs above, the delay over time below. */
-static int draw_sojourn(const struct sojourn_stats *stats, uint32_t queue_mask, const char *dir,
-			const char *out, const char *title, const char *t_unit, const char *d_unit,
-			char *error, size_t error_size)
+static int draw_sojourn(const struct plot_job *job, const char *dir, char *error,
+			size_t error_size)
 {
 	FILE *gp = open_script(dir, error, error_size);
 	if (!gp)
 		return -EIO;
+	const struct sojourn_stats *stats = job->stats;
+	const char *t_unit = job->time_unit, *d_unit = job->value_unit;
 	fprintf(gp, "set terminal pngcairo size 1600,1200 font 'sans,11'\n");
-	fprintf(gp, "set output '%s'\n", out);
-	fprintf(gp, "set multiplot layout 2,1 title \"%s\" noenhanced\n", title);
+	fprintf(gp, "set output '%s'\n", job->out);
+	fprintf(gp, "set multiplot layout 2,1 title \"%s\" noenhanced\n", job->title);
 	fprintf(gp, "set grid\nset key outside right top\n");
 	fprintf(gp, "set xlabel 'queueing delay (%s)'\nset ylabel 'fraction of frames'\n", d_unit);
 	fprintf(gp, "set yrange [0:1]\nset xrange [0:*]\nplot ");
 	const char *separator = "";
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		if (!(queue_mask >> q & 1) || !stats->queues[q].n)
+		if (!(job->queues >> q & 1))
 			continue;
 		fprintf(gp, "%s'%s/cdf%u.dat' using 1:2 with steps lw 1.5 lc %u title 'queue %u "
 			    "(%zu frames)'", separator, dir, q, q + 1, q, stats->queues[q].n);
@@ -398,7 +456,7 @@ static int draw_sojourn(const struct sojourn_stats *stats, uint32_t queue_mask, 
 		d_unit);
 	separator = "";
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		if (!(queue_mask >> q & 1) || !stats->queues[q].n)
+		if (!(job->queues >> q & 1))
 			continue;
 		fprintf(gp, "%s'%s/delay%u.dat' using 1:2:3 with filledcurves fs transparent solid "
 			    "0.25 lc %u notitle, '%s/delay%u.dat' using 1:3 with lines lw 1.5 lc %u "
@@ -422,21 +480,6 @@ static const char *delay_unit(uint64_t max_ns, double *scale)
 	}
 	*scale = 1e-6;
 	return "ms";
-}
-
-/* The working directory: DIR of --data (made if need be), else a temporary one. */
-static int work_directory(const char *keep, char *dir, size_t size)
-{
-	if (keep) {
-		snprintf(dir, size, "%s", keep);
-		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-			return -errno;
-	} else {
-		snprintf(dir, size, "/tmp/pktstats-plot.XXXXXX");
-		if (!mkdtemp(dir))
-			return -errno;
-	}
-	return 0;
 }
 
 static int plot_sojourn(const char *const *files, size_t n_files,
@@ -487,34 +530,17 @@ static int plot_sojourn(const char *const *files, size_t n_files,
 		status = CLI_RUNTIME;
 		goto done;
 	}
-	char dir[200];
-	int err = work_directory(keep, dir, sizeof dir);
-	if (err < 0) {
-		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
-		status = CLI_RUNTIME;
-		goto done;
-	}
-	double time_scale, delay_scale;
-	const char *t_unit = time_unit(plot.span_ns, &time_scale);
-	const char *d_unit = delay_unit(max_ns, &delay_scale);
-	for (unsigned q = 0; q < PKTSTATS_QUEUES && status == CLI_OK; q++)
-		if (queue_mask >> q & 1 && stats->queues[q].n &&
-		    (err = write_delay_data(&stats->queues[q], buckets[q], &plot, q, dir, time_scale,
-					    delay_scale)) < 0) {
-			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
-			status = CLI_RUNTIME;
-		}
 	char default_title[256];
 	snprintf(default_title, sizeof default_title, "%s: queueing delay of %" PRIu64
 		 " frames from %" PRIu64 " stat packets", files[0], timed, summary->packets);
-	if (status == CLI_OK &&
-	    draw_sojourn(stats, queue_mask, dir, out, title ? title : default_title, t_unit,
-			 d_unit, error, sizeof error) < 0) {
-		fprintf(stderr, "pktstats: plot: %s\n", error);
-		status = CLI_RUNTIME;
-	}
-	if (!keep)
-		remove_work(dir);
+	struct plot_job job = {.plot = &plot, .out = out, .title = title ? title : default_title,
+			       .stats = stats, .delay_buckets = buckets};
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		if (queue_mask >> q & 1 && stats->queues[q].n)
+			job.queues |= 1u << q;
+	job.time_unit = time_unit(plot.span_ns, &job.time_scale);
+	job.value_unit = delay_unit(max_ns, &job.value_scale);
+	status = plot_output(&job, keep, write_delay_data, draw_sojourn);
 done:
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
 		free(buckets[q]);
@@ -638,32 +664,17 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 		goto done;
 	}
 
-	char dir[200];
-	if ((err = work_directory(keep, dir, sizeof dir)) < 0) {
-		fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
-		status = CLI_RUNTIME;
-		goto done;
-	}
-	double time_scale, size_scale;
-	const char *t_unit = time_unit(plot.span_ns, &time_scale);
-	const char *s_unit = size_unit(max_words, &size_scale);
-	for (unsigned q = 0; q < PKTSTATS_QUEUES && status == CLI_OK; q++)
-		if (queue_mask >> q & 1 && plot.queues[q].seen &&
-		    (err = write_data(&plot, q, dir, time_scale, size_scale)) < 0) {
-			fprintf(stderr, "pktstats: plot: %s: %s\n", dir, strerror(-err));
-			status = CLI_RUNTIME;
-		}
 	char default_title[256];
 	snprintf(default_title, sizeof default_title, "%s: queue occupancy from %" PRIu64
 		 " stat packets", files[0], summary.packets);
-	if (status == CLI_OK &&
-	    draw(&plot, queue_mask, dir, out, title ? title : default_title, t_unit, s_unit, error,
-		 sizeof error) < 0) {
-		fprintf(stderr, "pktstats: plot: %s\n", error);
-		status = CLI_RUNTIME;
-	}
-	if (!keep)
-		remove_work(dir);
+	struct plot_job job = {.plot = &plot, .out = out,
+			       .title = title ? title : default_title};
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		if (queue_mask >> q & 1 && plot.queues[q].seen)
+			job.queues |= 1u << q;
+	job.time_unit = time_unit(plot.span_ns, &job.time_scale);
+	job.value_unit = size_unit(max_words, &job.value_scale);
+	status = plot_output(&job, keep, write_data, draw);
 done:
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
 		free(plot.queues[q].buckets);

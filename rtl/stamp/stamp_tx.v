@@ -17,9 +17,10 @@
  *                                      last_residence[i] <= residence[i] when rx_valid[i]
  *
  * The residence time is TX first bit minus RX first bit in nanoseconds, 32 bits signed: exact
- * while the two stamps are less than about 2.1 s apart (the seconds differ by -1, 0 or 1);
- * otherwise it saturates at -2^31 or 2^31 - 1 (possible only when the clock was set or
- * stepped by seconds while the frame was queued). 0 when the frame has no RX stamp.
+ * while the stamps' seconds differ by -1, 0 or 1 (so within 2 s of each other); otherwise it
+ * saturates at -2^31 or 2^31 - 1, even where the difference would fit (seconds 2 apart,
+ * stamps 1.5 s apart): possible only when the clock was set or stepped by seconds while the
+ * frame was queued. 0 when the frame has no RX stamp.
  */
 
 `resetall

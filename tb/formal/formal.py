@@ -259,6 +259,11 @@ def run_proof(root, spec, build):
             results.append((False, False, f"{name}: {label}: {problem}"))
         else:
             results.append((True, True, f"{name}: {label}"))
+    # an assertion that failed but is no test point (unlabelled, or its label not at the
+    # start of a line) must fail the proof, not leave every point skipped
+    for label in sorted(failed - set(asserts)):
+        results.append((False, False, f"{name}: {label} (not a labelled assertion at the start "
+                        f"of a line): {problem}"))
     for label in covers:
         if problem is not None:
             results.append((True, True, f"{name}: cover {label}"))

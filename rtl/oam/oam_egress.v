@@ -11,8 +11,9 @@
  *     tx_offset, tx_stamp at the first word's handshake       |
  *                         --> + duration -------------------> TX field
  *
- * A field is 8 bytes at an even byte offset: {seconds[31:0], nanoseconds[31:0]}, big-endian. The
- * duration is added for last-bit stamps (the headroom PDU): the time from the frame's first
+ * A field is 8 bytes at an even byte offset of at most 112 (oam_steer's are 16..80; the word
+ * index saturates at 15, so a field reaching beyond byte 127 would be written again into every
+ * later word): {seconds[31:0], nanoseconds[31:0]}, big-endian. The duration is added for last-bit stamps (the headroom PDU): the time from the frame's first
  * bit to the end of its FCS at the port's rate, (8 + max(length, 60) + 4) * byte_time ns,
  * where length is the frame's bytes in the stream (no FCS).
  *

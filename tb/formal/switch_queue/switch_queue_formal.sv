@@ -81,8 +81,15 @@
  * the induction. The same holds for tkeep, which Yosys builds as a ROM from the RTL's case
  * table (keep_of_bytes): in the induction a ROM's contents are free like a RAM's.
  *
- * Not proved: the frame and byte counters (only the peak occupancy is); s_frame_bytes plays no
- * part. The BMC from reset is 8 clocks: a full queue, a frame missing the RAM and a commit
+ *   The counters
+ *     - frames_stored_counted, bytes_stored_counted, frames_dropped_counted,
+ *       bytes_dropped_counted: the arrivals and drops since the counter's last clear, and
+ *       their frames' byte counts (s_frame_bytes, the parent's count of the frame's tkeep);
+ *     - frames_removed_counted, bytes_removed_counted: the frames sent since the last clear,
+ *       and the bytes of their words as handed out (the ones of each word's tkeep); a clear in
+ *       an event's clock leaves the counter at that event's amount.
+ *
+ * The BMC from reset is 8 clocks: a full queue, a frame missing the RAM and a commit
  * across the end of the ring need 12 to 17 words, so they are reached only by the induction
  * (whose start is any state meeting the invariants), not by a cover.
  */
@@ -503,6 +510,44 @@ always @(posedge clk) begin
         cover_stalled_word_taken: cover ($past(m_axis_tvalid && !m_axis_tready) && f_hs);
         // the limit lowered below the occupancy: the queue keeps its frames and drains
         cover_over_limit_drains: cover ({3'd0, $past(occupancy)} > $past(f_limit) && departure);
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// The counters (docs/regmap.md, switch block): frames and bytes stored, removed and dropped,
+// each counted from the events and streams and cleared by its command; a clear in an event's
+// clock leaves the counter at that event's amount
+
+reg [63:0] f_frames_stored = 64'd0;
+reg [63:0] f_bytes_stored = 64'd0;
+reg [63:0] f_frames_removed = 64'd0;
+reg [63:0] f_frames_dropped = 64'd0;
+reg [63:0] f_bytes_dropped = 64'd0;
+
+always @(posedge clk) begin
+    f_frames_stored <= (command_clear[0] ? 64'd0 : f_frames_stored) + {63'd0, arrival};
+    f_bytes_stored <= (command_clear[1] ? 64'd0 : f_bytes_stored)
+        + (arrival ? {32'd0, s_frame_bytes} : 64'd0);
+    f_frames_removed <= (command_clear[2] ? 64'd0 : f_frames_removed) + {63'd0, f_sent};
+    f_frames_dropped <= (command_clear[4] ? 64'd0 : f_frames_dropped) + {63'd0, drop};
+    f_bytes_dropped <= (command_clear[5] ? 64'd0 : f_bytes_dropped)
+        + (drop ? {32'd0, s_frame_bytes} : 64'd0);
+    if (rst) begin
+        f_frames_stored <= 64'd0;
+        f_bytes_stored <= 64'd0;
+        f_frames_removed <= 64'd0;
+        f_frames_dropped <= 64'd0;
+        f_bytes_dropped <= 64'd0;
+    end
+end
+
+always @(*) begin
+    if (past_valid && !rst) begin
+        frames_stored_counted: assert (status_frames_stored == f_frames_stored);
+        bytes_stored_counted: assert (status_bytes_stored == f_bytes_stored);
+        frames_removed_counted: assert (status_frames_removed == f_frames_removed);
+        frames_dropped_counted: assert (status_frames_dropped == f_frames_dropped);
+        bytes_dropped_counted: assert (status_bytes_dropped == f_bytes_dropped);
     end
 end
 

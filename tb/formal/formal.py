@@ -102,7 +102,7 @@ def yosys_script(root, spec):
     rtl = " ".join(str(root / f) for f in spec["rtl"])
     files = " ".join(str(root / f) for f in spec["files"])
     lines = [f"read_verilog {rtl}",
-             f"read_verilog -formal {files}",
+             f"read_verilog -formal -I {root / 'tb/formal/common'} {files}",
              f"hierarchy -check -top {spec['top']}",
              "proc",
              "flatten"]

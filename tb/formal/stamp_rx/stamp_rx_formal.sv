@@ -184,21 +184,7 @@ module stamp_rx_port_check (
     input  wire        dut_in_frame
 );
 
-localparam signed [33:0] BILLION = 34'sd1000000000;
-
-// out = in + c as a time (see the header): additions only
-function sum_ok(input [61:0] out, input [61:0] in, input [29:0] c);
-    reg signed [33:0] s;
-    reg signed [33:0] o;
-    begin
-        s = $signed({4'd0, in[29:0]}) + $signed({{4{c[29]}}, c});
-        o = $signed({4'd0, out[29:0]});
-        sum_ok = out[29:0] < 30'd1000000000
-                 && ((out[61:30] == in[61:30] && o == s)
-                     || (out[61:30] == in[61:30] + 32'd1 && o + BILLION == s)
-                     || (out[61:30] == in[61:30] - 32'd1 && o == s + BILLION));
-    end
-endfunction
+`include "formal_time_sum.vh"
 
 // the model: a frame open, the last frame's stamp inputs
 reg        f_in_frame = 1'b0;
@@ -237,14 +223,14 @@ always @(*) begin
     in_frame_matches: assert (dut_in_frame == f_in_frame);
 
     if (!f_in_frame && mac_valid)
-        first_word_mac_stamp: assert (sum_ok(meta[61:0], mac_stamp, correction));
+        first_word_mac_stamp: assert (time_sum_ok(meta[61:0], mac_stamp, correction));
     if (!f_in_frame && !mac_valid)
-        first_word_fallback: assert (sum_ok(meta[61:0], tod, correction));
+        first_word_fallback: assert (time_sum_ok(meta[61:0], tod, correction));
     if (f_in_frame)
         later_words_held: assert (meta[61:0] == last_rx);
 
     if (f_have)
-        last_rx_is_stamp: assert (sum_ok(last_rx, f_in, f_correction));
+        last_rx_is_stamp: assert (time_sum_ok(last_rx, f_in, f_correction));
     if (!f_have)
         last_rx_zero_before_frame: assert (last_rx == 62'd0);
     if (past_valid && !prev_rst && !prev_first_handshake)

@@ -192,21 +192,7 @@ module stamp_tx_port_check (
     input  wire        dut_in_frame
 );
 
-localparam signed [33:0] BILLION = 34'sd1000000000;
-
-// out = in + c as a time: additions only
-function sum_ok(input [61:0] out, input [61:0] in, input [29:0] c);
-    reg signed [33:0] s;
-    reg signed [33:0] o;
-    begin
-        s = $signed({4'd0, in[29:0]}) + $signed({{4{c[29]}}, c});
-        o = $signed({4'd0, out[29:0]});
-        sum_ok = out[29:0] < 30'd1000000000
-                 && ((out[61:30] == in[61:30] && o == s)
-                     || (out[61:30] == in[61:30] + 32'd1 && o + BILLION == s)
-                     || (out[61:30] == in[61:30] - 32'd1 && o == s + BILLION));
-    end
-endfunction
+`include "formal_time_sum.vh"
 
 // the residence's reference
 wire [31:0]        seconds_apart = tx_stamp[61:30] - rx_stamp[61:30];
@@ -216,7 +202,8 @@ wire same_second = seconds_apart == 32'd0;
 wire one_ahead = seconds_apart == 32'd1;
 wire one_behind = seconds_apart == 32'hffffffff;
 wire exact_range = same_second || one_ahead || one_behind;
-wire signed [33:0] exact = ns_apart + (one_ahead ? BILLION : one_behind ? -BILLION : 34'sd0);
+wire signed [33:0] exact = ns_apart
+    + (one_ahead ? TIME_SUM_BILLION : one_behind ? -TIME_SUM_BILLION : 34'sd0);
 
 // the model
 reg        f_in_frame = 1'b0;
@@ -239,7 +226,7 @@ end
 
 always @(*) begin
     in_frame_matches: assert (dut_in_frame == f_in_frame);
-    tx_stamp_is_tod_plus_correction: assert (sum_ok(tx_stamp, tod, correction));
+    tx_stamp_is_tod_plus_correction: assert (time_sum_ok(tx_stamp, tod, correction));
 
     if (!rx_valid)
         residence_zero_without_rx: assert (residence == 32'd0);
@@ -266,7 +253,7 @@ always @(posedge clk) begin
 end
 
 // the exact difference when the seconds differ by 2: 10^9 < 2 * 10^9 + ns_apart < 2^31
-wire signed [33:0] two_apart = ns_apart + BILLION + BILLION;
+wire signed [33:0] two_apart = ns_apart + TIME_SUM_BILLION + TIME_SUM_BILLION;
 
 always @(*) begin
     if (past_valid && !rst) begin

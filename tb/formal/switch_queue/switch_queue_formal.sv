@@ -16,7 +16,8 @@
  *     (saturating at 65535), and s_word_bytes is 0..8 (the parent's count of tkeep). Idle
  *     clocks (no word, or words of frames not for this queue) may come anywhere. Data, last,
  *     s_frame_bytes, tready, config_limit and the clears are free in every clock, so the limit
- *     may be lowered or raised at any time;
+ *     may be lowered or raised at any time (tb/formal/switch_output_queues/ proves that the
+ *     queues' front hands every queue such a stream, s_frame_bytes the frame's bytes so far);
  *   - after the BMC's clocks, that the RTL's RAM and its tkeep table behave as a memory and a
  *     table do (ram_reads_what_was_written, tkeep_of_byte_count, below).
  *

@@ -14,7 +14,8 @@
  *     popped). After a pop, the next record is free, and s_record_valid may drop.
  * Everything else is free in every clock: the records' contents (ticks in any order, markers,
  * any flags, events of any queues), ring_full, descriptor_fifo_full, config_max_length (any
- * value: the RTL clamps it), config_flush_timeout.
+ * value: the RTL clamps it), config_flush_timeout, and the checker's own choices (f_pick_watch,
+ * and the watched event's queue and type, fixed from the first clock).
  *
  * The checker reads the packets off the outputs as the packet output does: a packet is the
  * ring words written since the previous descriptor (m_descriptor_valid), the descriptor's own
@@ -67,6 +68,34 @@
  *       the previous packet, docs/evcap-architecture.md), sampled in the opening clock;
  *     - word_of_packet_resolution: every later ring word of the packet is written while a
  *       record of that resolution is at the head (each packet has one meaning);
+ *   4. The short events' contents (a watched event: the solver picks any event of any record, so
+ *      every one is checked). The docs' order fixes which slot is whose: the head's events are
+ *      written lowest bit first (queue, then arrival, departure, drop), so when event e of the
+ *      head is the next to be written (e1: the lowest not yet written, from the done bits whose
+ *      prefix shape and number inv_done and events_conserved prove), its slot is the next short
+ *      event on the ring after the one waiting in the packer's half word, if any;
+ *     - short_event_fields: that slot carries type t + 1, queue q (e = 3q + t) and the record's
+ *       length of event e: each short event is the right event, in the documented order (a
+ *       swapped or skipped event puts another type or queue at that place);
+ *     - short_event_gap: its gap brings the packet's time (decoded off the ring as a receiver
+ *       does: a timestamp event sets it, each short event adds its gap) to the record's tick,
+ *       exactly (so the gap fits in 19 bits, else a timestamp was owed), and is 0 right after a
+ *       timestamp event: the gap is the ticks since the previous event of the packet, and a
+ *       timestamp inside a packet carries the tick of the record it is written for;
+ *   5. The close rules (docs, "Serializer", rules 1 to 3), evaluated on the packet read off the
+ *      ring: its age (0 in the clock its first word is written, +1 per clock, saturating), its
+ *      slots (the half word included), the time of its last slot and whether that slot ends a
+ *      timestamp, with the head's next event e1 and the events of e1's queue group not yet
+ *      written (rest1). A close is due when: the flush timeout is nonzero, age >= timeout, the
+ *      last slot is not a timestamp and the head is not inside a queue group; or the head is
+ *      valid, its flags not yet applied (the RTL's head_prepared, linked, as for m_flag) and it
+ *      has close_before, seq_reset or another resolution than the packet; or the head has events
+ *      and its next group does not fit in (clamp(max_length) - 66) / 4 slots (with a timestamp,
+ *      2 slots more, when its tick is 2^19 or more ticks after the packet's last slot);
+ *     - close_only_for_reason: a descriptor comes only while a packet is open and a close is due;
+ *     - close_when_due: an open packet with a close due, ring_full and descriptor_fifo_full low,
+ *       is closed in that clock (so no packet stays open past its timeout but for backpressure,
+ *       or lets a flagged record or a group that does not fit in);
  *     - ready_only_when_valid, no_ring_write_when_full, no_descriptor_when_full,
  *       no_pop_with_close: s_record_ready only with s_record_valid; no ring word while
  *       ring_full, no descriptor while descriptor_fifo_full; no pop in a close's clock.
@@ -77,17 +106,24 @@
  *   clock, used <= max_slots, n_events + 2 <= used; a head acted on is the one offered in the
  *   clock before, its done bits are the lowest of its events (the fixed order), the gap is
  *   from its tick; after a timestamp (ts_owed) and inside a queue's group the rest of the
- *   group fits, so no packet closes without an event. The induction closes at k = 1.
+ *   group fits, so no packet closes without an event; the checker's packet age is the RTL's
+ *   (inv_age); the time of the packet's last slot is the RTL's prev_tick and "last slot is a
+ *   timestamp" its ts_owed, a short event in the half word after a timestamp has gap 0
+ *   (inv_time); a watched event not written yet is the head's e1 and comes after the half word
+ *   (inv_watch_head), one written but not on the ring is the half word (inv_watch_half).
+ *   The induction closes at k = 2.
  *
  * Covers (from reset, within cover_depth): two packets back to back (the second opened in
  * the clock after the first closed), a head stalled by ring_full, a close stalled by
  * descriptor_fifo_full, a record split over two packets, an odd packet (the close writes the
  * half word), a timestamp inside a packet (a gap beyond 19 bits), the numbering restarted by
- * seq_reset, a packet with M, a close by the flush timeout.
+ * seq_reset, a packet with M, a close by the flush timeout, a watched event with a nonzero
+ * gap, a close because the next group does not fit, a close before a flagged record.
  *
- * Not proved: that each short event's type, queue, length and gap are those of its record's
- * event (only their number is), that a packet closes only when it must (max_length, timeout,
- * markers), and the timeout itself.
+ * Not proved: that a packet closes within a bounded time (ring_full or descriptor_fifo_full may
+ * hold it open forever: backpressure, the environment's); the close rules and the watched event
+ * use the docs' state done, half word and head_prepared through links (tied to the ring by the
+ * invariants and events_conserved, not re-derived from the outputs alone).
  */
 
 `default_nettype none
@@ -108,7 +144,8 @@ module evcap_serializer_formal (
     input  wire            ring_full,
     input  wire            descriptor_fifo_full,
     input  wire [15:0]     config_max_length,
-    input  wire [31:0]     config_flush_timeout
+    input  wire [31:0]     config_flush_timeout,
+    input  wire            f_pick_watch     // free choice: watch an event of this new head
 );
 
 localparam QW = 2;  // QUEUE_SIZE_WIDTH
@@ -171,6 +208,7 @@ wire            f_apply_flags;    // dut.apply_flags
 wire [12:0]     f_used_after_e1_group; // dut.used_after_e1_group
 wire            f_mid_group;      // dut.mid_group
 wire [2:0]      f_action;         // dut.action (covers only)
+wire [31:0]     f_age_rtl;        // dut.age_reg
 
 reg f_past_valid = 1'b0;
 always @(posedge clk) f_past_valid <= 1'b1;
@@ -326,11 +364,156 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------------
-// Properties
+// The time of the packet's slots, decoded off the ring as the receiver does: a timestamp event
+// sets it, a short event adds its gap. f_time is the time of the packet's last complete slot,
+// f_after_ts whether that slot ended a timestamp event, f_ts_hi the first slot's tick bits of a
+// timestamp whose second slot has not come yet (f_expect_low).
 
-// the head's lowest event not written yet (one-hot; 0 when none)
+reg [61:0] f_time = 62'd0;
+reg        f_after_ts = 1'b0;
+reg [29:0] f_ts_hi = 30'd0;
+
+// after slot 0 of this clock's word
+wire [61:0] f_time0 = f_expect_low ? {f_ts_hi, f_slot0}
+                    : f_s0_short ? f_time + {43'd0, f_slot0[18:0]} : f_time;
+wire        f_ats0 = f_expect_low || (f_s0_high && f_after_ts);
+// after slot 1 (a word of two slots)
+wire [61:0] f_time1 = f_s0_high ? {f_slot0[29:0], f_slot1}
+                    : f_s1_short ? f_time0 + {43'd0, f_slot1[18:0]} : f_time0;
+wire        f_ats1 = f_s0_high || (f_s1_high && f_ats0);
+
+// The time and kind of the packet's last slot emitted, the packer's half word included (linked:
+// it is on the ring only with the next word)
+wire [61:0] f_last_time = !f_half_valid ? f_time
+                        : f_expect_low ? {f_ts_hi, f_half} : f_time + {43'd0, f_half[18:0]};
+wire        f_last_is_ts = f_half_valid ? f_expect_low : f_after_ts;
+
+always @(posedge clk) begin
+    if (f_word) begin
+        f_time <= f_time1;
+        f_after_ts <= f_ats1;
+        if (f_s1_high) f_ts_hi <= f_slot1[29:0];
+    end else if (f_close_word) begin
+        f_time <= f_time0;
+        f_after_ts <= f_ats0;
+        if (f_s0_high) f_ts_hi <= f_slot0[29:0];
+    end
+    if (rst) begin
+        f_time <= 62'd0;
+        f_after_ts <= 1'b0;
+        f_ts_hi <= 30'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// The watched event: event bit f_wi = 3 f_wq + f_wt (queue f_wq, type f_wt: 0 arrival,
+// 1 departure, 2 drop) of a record chosen freely (f_pick_watch) in the first clock it is the
+// head. Its place in the stream of short events is known from the docs' order: after every event
+// of the records taken before it (f_in), and after the record's own events of lower bits. The
+// short event written at that place must carry type f_wt + 1, queue f_wq, the record's length
+// of that event, and a gap that brings the packet's time to the record's tick (0 right after a
+// timestamp event). The index is chosen once (registers with no initial value that keep it,
+// an anyconst the Verilator replay can build), the record any time; so every event of every
+// record is checked.
+
+// the head's lowest event not written yet (one-hot; 0 when none): e1, the next to be written
 wire [23:0] f_remaining = s_record_events & ~f_done;
 wire [23:0] f_next_event = f_remaining & (~f_remaining + 24'd1);
+
+reg [2:0] f_wq;
+reg [1:0] f_wt;
+always @(posedge clk) begin
+    f_wq <= f_wq;
+    f_wt <= f_wt;
+end
+always @(*) assume (f_wt != 2'd3);
+
+wire [4:0]  f_wi = {1'b0, f_wq, 1'b0} + {2'b00, f_wq} + {3'd0, f_wt};
+wire [23:0] f_w_bit = 24'd1 << f_wi;
+wire [12:0] f_w_code_in = {f_wt + 2'd1, f_wq, s_record_lengths[8*f_wi +: 8]};
+
+reg        f_w_active = 1'b0;  // an event watched, its slot not on the ring yet
+reg        f_w_head = 1'b0;    // its record still the head (offered in the clock before)
+reg [15:0] f_w_ord = 16'd0;    // its place: the number of short events before it (mod 2^16)
+reg [61:0] f_w_tick = 62'd0;   // its record's tick
+reg [12:0] f_w_code = 13'd0;   // its type, queue and length
+
+wire        f_w_pick = f_pick_watch && !f_w_active && s_record_valid && f_next_event == f_w_bit;
+wire        f_w_live = f_w_active || f_w_pick;
+wire        f_w_head_now = f_w_pick || (f_w_active && f_w_head);
+wire [15:0] f_w_ord_now = f_w_active ? f_w_ord
+                        : f_out + {15'd0, f_half_valid && !f_expect_low};
+wire [61:0] f_w_tick_now = f_w_active ? f_w_tick : s_record_tick;
+wire [12:0] f_w_code_now = f_w_active ? f_w_code : f_w_code_in;
+
+// this clock's ring word holds it: slot 0 (short events before it: f_out) or slot 1
+wire f_w_in0 = (f_word || f_close_word) && f_s0_short && f_w_live && f_w_ord_now == f_out;
+wire f_w_in1 = f_word && f_s1_short && f_w_live
+            && f_w_ord_now == f_out + {15'd0, f_s0_short};
+wire f_w_check = f_w_in0 || f_w_in1;
+wire [31:0] f_w_slot = f_w_in0 ? f_slot0 : f_slot1;
+wire [61:0] f_w_before = f_w_in0 ? f_time : f_time0;     // the packet's time before it
+wire        f_w_after_ts = f_w_in0 ? f_after_ts : f_ats0;
+
+always @(posedge clk) begin
+    f_w_active <= f_w_live && !f_w_check;
+    f_w_head <= f_w_head_now && !f_take && !f_w_check;
+    if (f_w_pick) begin
+        f_w_ord <= f_w_ord_now;
+        f_w_tick <= s_record_tick;
+        f_w_code <= f_w_code_in;
+    end
+    if (rst) begin
+        f_w_active <= 1'b0;
+        f_w_head <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// The close rules (docs/evcap-architecture.md, "Serializer"), from the packet as read off the
+// ring: its age (0 in the clock that opens it, then +1 each clock, saturating), its slots so far
+// (the half word included), the head's next event e1 (the lowest not yet written: the RTL's done
+// bits, linked, whose number events_conserved ties to the ring) and the rest of e1's queue group.
+
+reg [31:0] f_age = 32'd0;
+always @(posedge clk) begin
+    if (f_opening) f_age <= 32'd0;
+    else if (f_pk_open && !f_desc) f_age <= f_age + {31'd0, f_age != 32'hffffffff};
+    else f_age <= 32'd0;
+    if (rst) f_age <= 32'd0;
+end
+
+// e1's queue group, and rest1: its events not written yet (e1 included)
+reg [23:0] f_e1_group;
+reg [12:0] f_rest1;
+integer g;
+always @(*) begin
+    f_rest1 = 13'd0;
+    for (g = 0; g < 8; g = g + 1) begin
+        f_e1_group[3*g +: 3] = (f_next_event[3*g +: 3] != 3'd0) ? 3'b111 : 3'b000;
+        if (f_next_event[3*g +: 3] != 3'd0)
+            f_rest1 = {11'd0, f_remaining[3*g]} + {11'd0, f_remaining[3*g+1]}
+                    + {11'd0, f_remaining[3*g+2]};
+    end
+end
+
+wire [11:0] f_slots_before = f_pk_slots + {11'd0, f_half_valid};
+wire [13:0] f_max_length_room = f_pk_max_length - 14'd66;
+wire [12:0] f_max_slots_pk = {1'b0, f_max_length_room[13:2]};  // (clamped max_length - 66) / 4
+wire [61:0] f_gap = s_record_tick - f_last_time;
+wire        f_needs_ts = f_gap[61:19] != 43'd0;
+wire        f_in_group = (f_done & f_e1_group) != 24'd0;   // e1 does not start its group
+wire        f_timeout_due = config_flush_timeout != 32'd0 && f_age >= config_flush_timeout
+    && !f_last_is_ts && !(s_record_valid && f_in_group);
+wire        f_head_due = s_record_valid && !f_head_prepared
+    && (s_record_close_before || s_record_seq_reset || s_record_resolution != f_pk_resolution);
+wire        f_room_due = s_record_valid && s_record_events != 24'd0
+    && (f_needs_ts ? {1'b0, f_slots_before} + 13'd2 + f_rest1 > f_max_slots_pk
+                   : !f_in_group && {1'b0, f_slots_before} + f_rest1 > f_max_slots_pk);
+wire        f_close_due = f_timeout_due || f_head_due || f_room_due;
+
+// ---------------------------------------------------------------------------------------------
+// Properties
 
 wire [15:0] f_ip_length_now = {2'b00, f_slots_now, 2'b00} + 16'd66;
 
@@ -370,6 +553,20 @@ always @(*) begin
             flags_applied_first: assert (f_head_prepared || f_apply_flags);
         if (f_apply_flags)
             flags_applied_once: assert (s_record_valid && !f_head_prepared);
+
+        // 4. the short events' contents: the watched event's slot
+        if (f_w_check) begin
+            short_event_fields: assert (f_w_slot[31:19] == f_w_code_now);
+            short_event_gap: assert (f_w_before + {43'd0, f_w_slot[18:0]} == f_w_tick_now
+                                     && (!f_w_after_ts || f_w_slot[18:0] == 19'd0));
+        end
+
+        // 5. the close rules: a packet closes only for one of the documented reasons, and does
+        // close when one holds and there is room for the descriptor and the ring word
+        if (f_desc)
+            close_only_for_reason: assert (f_pk_open && f_close_due);
+        if (f_pk_open && f_close_due && !ring_full && !descriptor_fifo_full)
+            close_when_due: assert (f_desc);
 
         // handshakes
         ready_only_when_valid: assert (!s_record_ready || s_record_valid);
@@ -413,6 +610,21 @@ always @(*) begin
         // a queue's events of one clock went in part into the packet: the rest fit in it
         if (f_mid_group)
             inv_mid_group: assert (f_open && f_used_after_e1_group <= {1'b0, f_max_slots});
+        // the packet's age, and the time of its last slot (the half word's included) is the
+        // tick the RTL counts the next gap from
+        inv_age: assert (f_age_rtl == f_age);
+        if (f_open)
+            inv_time: assert (f_last_time == f_prev_tick && f_last_is_ts == f_ts_owed
+                              && (!f_half_valid || f_expect_low || !f_after_ts
+                                  || f_half[18:0] == 19'd0));
+        // the watched event: in its record, still the head, or in the packer's half word
+        if (f_w_active && f_w_head && (f_done & f_w_bit) == 24'd0)
+            inv_watch_head: assert (f_pend && f_next_event == f_w_bit
+                                    && s_record_tick == f_w_tick && f_w_code_in == f_w_code
+                                    && f_w_ord == f_out + {15'd0, f_half_valid && !f_expect_low});
+        if (f_w_active && (!f_w_head || (f_done & f_w_bit) != 24'd0))
+            inv_watch_half: assert (f_open && f_half_valid && !f_expect_low && f_w_ord == f_out
+                                    && f_half[31:19] == f_w_code && f_prev_tick == f_w_tick);
     end
 end
 
@@ -460,6 +672,11 @@ always @(*) begin
         cover_m_flag: cover (f_desc && m_descriptor_missed);
         // a packet closed by the flush timeout, no record waiting
         cover_timeout_close: cover (f_desc && !s_record_valid);
+        // a watched event with a gap (a record after another one in the packet)
+        cover_event_gap: cover (f_w_check && f_w_slot[18:0] != 19'd0);
+        // a close because the next group does not fit, and one before a flagged record
+        cover_close_no_room: cover (f_desc && f_room_due && !f_timeout_due && !f_head_due);
+        cover_close_before_record: cover (f_desc && f_head_due && !f_timeout_due && !f_room_due);
     end
 end
 

@@ -3,7 +3,7 @@
 """The formal proofs catch bugs: one injected bug per property group, each of which the proof
 must refute with a counterexample naming the expected property; prints TAP.
 
-    tb/formal/test_formal_mutants.py [--only NAME] [--keep]
+    tb/formal/test_formal_mutants.py [--only NAME] [--keep] [--jobs N]
 
 A proof that passes whatever the RTL does (contradictory assumptions, a property that cannot
 fail, a runner that misreads the solver) fails here. Each mutant is a copy of one RTL file with
@@ -13,6 +13,8 @@ The first mutant also replays its counterexample in Verilator (--replay).
 """
 
 import argparse
+import concurrent.futures
+import os
 import re
 import shutil
 import subprocess
@@ -175,11 +177,19 @@ def run(command):
     return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+def tail(proc):
+    """The last lines of a run's output, as TAP comments."""
+    return "\n".join("# " + line for line in proc.stdout.splitlines()[-8:]) + "\n"
+
+
 def check(mutant, work, replay):
+    """Proves the mutant; (whether the expected property was refuted, what happened, the
+    output's tail to print when it went wrong)."""
     name, proof, rtl, text, replacement, expected = mutant
     source = (ROOT / rtl).read_text()
     if source.count(text) != 1:
-        return False, f"the edit does not apply to {rtl} exactly once ({source.count(text)})"
+        return (False, f"the edit does not apply to {rtl} exactly once ({source.count(text)})",
+                "")
     mutated = work / name / Path(rtl).name
     mutated.parent.mkdir(parents=True)
     mutated.write_text(source.replace(text, replacement))
@@ -189,38 +199,45 @@ def check(mutant, work, replay):
     refuted = re.search(r"^# \S+: (BMC|induction): (\S+(?:, \S+)*) (?:fails|not inductive)",
                         proc.stdout, re.M)
     if not refuted:
-        print("\n".join("# " + line for line in proc.stdout.splitlines()[-8:]))
-        return False, "the proof did not fail"
+        return False, "the proof did not fail", tail(proc)
     failed = refuted.group(2).split(", ")
     if expected not in failed:
-        return False, f"{refuted.group(1)} refuted {', '.join(failed)}, not {expected}"
+        return False, f"{refuted.group(1)} refuted {', '.join(failed)}, not {expected}", ""
     step = re.search(r"fails in step (\d+)", proc.stdout)
     how = f"{refuted.group(1)}" + (f", step {step.group(1)}" if step else "")
     if replay:
         proc = run([sys.executable, str(FORMAL), "--replay", proof, "--build", str(build)])
         if proc.returncode != 0 or "the counterexample fails in Verilator" not in proc.stdout:
-            print("\n".join("# " + line for line in proc.stdout.splitlines()[-8:]))
-            return False, f"{expected} refuted ({how}), but the replay in Verilator did not fail"
+            return (False, f"{expected} refuted ({how}), but the replay in Verilator did not "
+                    "fail", tail(proc))
         how += "; replayed in Verilator"
-    return True, f"{expected} refuted ({how})"
+    return True, f"{expected} refuted ({how})", ""
 
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="one mutant's name")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="mutants checked at once (default: one per core)")
     args = parser.parse_args(argv[1:])
     mutants = [m for m in MUTANTS if args.only in (None, m[0])]
     if not mutants:
         print(f"test_formal_mutants: unknown mutant '{args.only}'", file=sys.stderr)
         return 2
+    if args.jobs < 1:
+        print(f"test_formal_mutants: --jobs {args.jobs}: must be 1 or more", file=sys.stderr)
+        return 2
     work = Path(tempfile.mkdtemp(prefix="formal-mutants-"))
-    print(f"1..{len(mutants)}")
+    print(f"1..{len(mutants)}", flush=True)
     failures = 0
-    for i, mutant in enumerate(mutants, 1):
-        ok, text = check(mutant, work, replay=(i == 1))
-        failures += not ok
-        print(f"{'ok' if ok else 'not ok'} {i} - {mutant[0]}: {text}", flush=True)
+    # one mutant's proof per core (each solver run is single-threaded); reported in order
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        runs = [pool.submit(check, mutant, work, i == 1) for i, mutant in enumerate(mutants, 1)]
+        for i, (mutant, run_) in enumerate(zip(mutants, runs), 1):
+            ok, text, notes = run_.result()
+            failures += not ok
+            print(f"{notes}{'ok' if ok else 'not ok'} {i} - {mutant[0]}: {text}", flush=True)
     if args.keep:
         print(f"# scratch: {work}")
     else:

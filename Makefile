@@ -9,6 +9,8 @@
 #   make demo-latency  frame delay and headroom measurement on two simulated switches
 #   make demo-isl  OpenKilda's ISL latencies of three simulated switches, into VictoriaMetrics
 #   make demo-flowlat  per-flow latency events as IPFIX to a real collector and to tshark
+#   make demo-monitor  eight simulated switches monitored by pktstats-exporter, Prometheus and
+#                 VictoriaMetrics
 #   make synth    Yosys synth_xilinx of evcap, the time-of-day clock, the wire timestamps, the
 #                 link-delay engines, the flow-latency monitor and exporter, the board's
 #                 Ethernet MAC, the whole core and the NetFPGA-1G-CML board top:
@@ -81,10 +83,10 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint formal test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat install bitstream
+.PHONY: all deps lint formal test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat demo-monitor install bitstream
 .DELETE_ON_ERROR:
 
-all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
+all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats $(BUILD)/bin/pktstats-exporter
 
 deps:
 	@scripts/deps.sh
@@ -196,6 +198,35 @@ $(BUILD)/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB) $(LIB_HEADERS)
 $(BUILD)/asan/bin/pktstats: $(CLI_SRC) $(CLI_HEADERS) $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(CLI_SRC) $(LIB_ASAN) $(CLI_LIBS) -lpcap -o $@
+
+# pktstats-exporter (sw/tools/exporter/, docs/monitoring.md): the Prometheus exporter, with the
+# CLI's value parsers and packet socket; libmicrohttpd serves its HTTP. Release and sanitized.
+EXPORTER_SRC := $(sort $(wildcard sw/tools/exporter/*.c)) sw/tools/pktstats/args.c \
+	sw/tools/pktstats/oam_link.c sw/tools/pktstats/oam_probe.c
+EXPORTER_HEADERS := $(wildcard sw/tools/exporter/*.h) sw/tools/pktstats/args.h \
+	sw/tools/pktstats/oam_link.h sw/tools/pktstats/oam_probe.h
+EXPORTER_LIBS = $(LIB_LIBS) $(shell pkg-config --libs libmicrohttpd) -lpcap -lpthread
+EXPORTER_FLAGS = -Isw/tools/pktstats -DPKTSTATS_EXPORTER_VERSION='"$(PKTSTATS_VERSION)"' \
+	-DPKTSTATS_EXPORTER_REVISION='"'$$(cat $(GIT_HASH_STAMP))'"'
+
+$(BUILD)/bin/pktstats-exporter: $(EXPORTER_SRC) $(EXPORTER_HEADERS) $(LIB) $(LIB_HEADERS) $(GIT_HASH_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $(EXPORTER_FLAGS) $(EXPORTER_SRC) $(LIB) \
+		$(EXPORTER_LIBS) -o $@
+
+$(BUILD)/asan/bin/pktstats-exporter: $(EXPORTER_SRC) $(EXPORTER_HEADERS) $(LIB_ASAN) $(LIB_HEADERS) $(GIT_HASH_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(EXPORTER_FLAGS) $(EXPORTER_SRC) \
+		$(LIB_ASAN) $(EXPORTER_LIBS) -o $@
+
+# The exporter's parts that need no device or network (tb/exporter/test_exporter_units.c)
+EXPORTER_UNITS := sw/tools/exporter/config.c sw/tools/exporter/exposition.c \
+	sw/tools/exporter/stat_ingest.c sw/tools/pktstats/args.c
+$(BUILD)/asan/tb/exporter/test_exporter_units: tb/exporter/test_exporter_units.c $(EXPORTER_UNITS) \
+		$(EXPORTER_HEADERS) $(LIB_ASAN) $(LIB_HEADERS) sw/driver/test/test_device_tap.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) -Isw/tools/pktstats -Isw/tools/exporter \
+		$< $(EXPORTER_UNITS) $(LIB_ASAN) -o $@
 
 $(BUILD)/asan/tb/cli/stat_dump: tb/cli/stat_dump.c $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -433,10 +464,12 @@ TEST_BINARIES := $(C_TESTS) $(BUILD)/tb/evcap/test_evcap $(BUILD)/tb/evcap/vecto
 TEST_BINARIES += $(BUILD)/bin/pktstats $(BUILD)/asan/bin/pktstats $(BUILD)/asan/tb/cli/stat_dump
 TEST_BINARIES += $(BUILD)/asan/tb/wireshark/decode_fields
 TEST_BINARIES += $(BUILD)/asan/tb/cli/test_cpu_bridge
+TEST_BINARIES += $(BUILD)/bin/pktstats-exporter $(BUILD)/asan/bin/pktstats-exporter \
+	$(BUILD)/asan/tb/exporter/test_exporter_units
 # The examples of the docs build against the release library (tb/docs/test_doc_examples.py).
 TEST_BINARIES += $(LIB)
 # The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
-TEST_BINARIES += $(BUILD)/asan/tb/fuzz/replay_payload $(BUILD)/asan/tb/fuzz/replay_stream
+TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,payload stream ingest exporter_config accept)
 
 test: deps $(TEST_BINARIES)
 	@$(PYTHON) scripts/run_tests.py \
@@ -506,6 +539,13 @@ test: deps $(TEST_BINARIES)
 		"test_cfm_dm=$(PYTHON) tb/wireshark/test_cfm_dm.py $(BUILD)/asan/bin/pktstats" \
 		"test_isl_frames=$(PYTHON) tb/common/test_isl_frames.py" \
 		"test_victoria=$(PYTHON) tb/common/test_victoria.py" \
+		"test_prometheus=$(PYTHON) tb/common/test_prometheus.py" \
+		"test_alert_rules=$(PYTHON) tb/exporter/test_alert_rules.py sw/tools/exporter/pktstats-alerts.yml tb/exporter/pktstats-alerts.test.yml" \
+		"test_exporter_units=$(BUILD)/asan/tb/exporter/test_exporter_units" \
+		"test_exporter_sim=$(PYTHON) tb/exporter/test_exporter_sim.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats $(BUILD)/asan/bin/pktstats-exporter" \
+		"test_exporter_service=$(PYTHON) tb/exporter/test_exporter_service.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats $(BUILD)/asan/bin/pktstats-exporter" \
+		"test_exporter_fleet=$(PYTHON) tb/exporter/test_exporter_fleet.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats $(BUILD)/bin/pktstats-exporter" \
+		"test_exporter_measurements=$(PYTHON) tb/exporter/test_exporter_measurements.py $(BUILD)/bin/pktstats-sim $(BUILD)/asan/bin/pktstats $(BUILD)/asan/bin/pktstats-exporter" \
 		"test_isl_dissector=$(PYTHON) tb/wireshark/test_isl_dissector.py" \
 		"test_doc_examples=$(PYTHON) tb/docs/test_doc_examples.py $(BUILD)" \
 		$(foreach t,$(FUZZ_TARGETS),"test_fuzz_$(t)=$(BUILD)/asan/tb/fuzz/replay_$(t) tb/fuzz/corpus/$(t) tb/fuzz/regressions/$(t)") \
@@ -519,7 +559,12 @@ test: deps $(TEST_BINARIES)
 # one after the other); not part of `make test`, which replays the kept inputs instead
 # (tb/fuzz/corpus, tb/fuzz/regressions) through the same targets built with gcc, ASan and UBSan.
 
-FUZZ_TARGETS := payload stream
+FUZZ_TARGETS := payload stream ingest exporter_config accept
+# The exporter's targets compile its sources (and what they use) in, like decode.c above.
+FUZZ_EXPORTER_SRC_ingest := sw/tools/exporter/stat_ingest.c sw/driver/src/decode.c sw/driver/src/sojourn.c
+FUZZ_EXPORTER_SRC_exporter_config := sw/tools/exporter/config.c sw/tools/pktstats/args.c
+FUZZ_EXPORTER_SRC_accept := sw/tools/exporter/exposition.c
+FUZZ_EXPORTER_FLAGS := -Isw/tools/exporter -Isw/tools/pktstats
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_CC ?= clang
@@ -531,9 +576,17 @@ $(BUILD)/fuzz/fuzz_%: tb/fuzz/fuzz_%.c tb/fuzz/fuzz_common.h sw/driver/src/decod
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< sw/driver/src/decode.c -o $@
 
+$(foreach t,ingest exporter_config accept,$(eval \
+$(BUILD)/fuzz/fuzz_$(t): tb/fuzz/fuzz_$(t).c tb/fuzz/fuzz_common.h $(FUZZ_EXPORTER_SRC_$(t)) $(EXPORTER_HEADERS) $(LIB_HEADERS) | deps ; \
+	@mkdir -p $$(@D) && $(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_EXPORTER_FLAGS) $$< $(FUZZ_EXPORTER_SRC_$(t)) -o $$@))
+
 $(BUILD)/asan/tb/fuzz/replay_%: tb/fuzz/replay.c tb/fuzz/fuzz_%.c tb/fuzz/fuzz_common.h $(LIB_ASAN) $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) tb/fuzz/replay.c tb/fuzz/fuzz_$*.c $(LIB_ASAN) -o $@
+
+$(foreach t,ingest exporter_config accept,$(eval \
+$(BUILD)/asan/tb/fuzz/replay_$(t): tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c tb/fuzz/fuzz_common.h $(filter sw/tools/%,$(FUZZ_EXPORTER_SRC_$(t))) $(EXPORTER_HEADERS) $(LIB_ASAN) $(LIB_HEADERS) ; \
+	@mkdir -p $$(@D) && $(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(FUZZ_EXPORTER_FLAGS) tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c $(filter sw/tools/%,$(FUZZ_EXPORTER_SRC_$(t))) $(LIB_ASAN) -o $$@))
 
 fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 	@tb/fuzz/run_fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
@@ -555,6 +608,13 @@ $(BUILD)/bench/decode/gen_stat_pcap: bench/gen_stat_pcap.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $< -o $@
 
+# The exporter's ingest of stat packets in memory (bench/bench_ingest.c), optimised like it
+$(BUILD)/bench/exporter/bench_ingest: bench/bench_ingest.c sw/tools/exporter/stat_ingest.c \
+		$(EXPORTER_HEADERS) $(LIB) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) -Isw/tools/exporter $< \
+		sw/tools/exporter/stat_ingest.c $(LIB) -lpcap -o $@
+
 $(BUILD)/bench/decode/bench_decode_lib: bench/bench_decode_lib.c $(LIB) $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $< $(LIB) -lpcap -o $@
@@ -562,7 +622,8 @@ $(BUILD)/bench/decode/bench_decode_lib: bench/bench_decode_lib.c $(LIB) $(LIB_HE
 bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 		$(BUILD)/bench/core/pktstats_core_icarus_tb.vvp $(BUILD)/bin/pktstats \
 		$(BUILD)/bench/decode/gen_stat_pcap $(BUILD)/bench/decode/bench_decode_lib \
-		$(BUILD)/tb/flowlat/test_flowlat_core $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix
+		$(BUILD)/tb/flowlat/test_flowlat_core $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix \
+		$(BUILD)/bin/pktstats-exporter $(BUILD)/bench/exporter/bench_ingest
 	@echo "== evcap (build/bench/evcap/test_evcap --bench)"
 	@$(BUILD)/bench/evcap/test_evcap --bench
 	@$(PYTHON) bench/bench_sim.py --sim $(BUILD)/bin/pktstats-sim \
@@ -573,6 +634,8 @@ bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 		--ipfix $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix
 	@$(PYTHON) bench/bench_decode.py --gen $(BUILD)/bench/decode/gen_stat_pcap \
 		--lib $(BUILD)/bench/decode/bench_decode_lib --cli $(BUILD)/bin/pktstats
+	@$(PYTHON) bench/bench_exporter.py --exporter $(BUILD)/bin/pktstats-exporter \
+		--gen $(BUILD)/bench/decode/gen_stat_pcap --ingest $(BUILD)/bench/exporter/bench_ingest
 
 # The main job, end to end on the simulated switch (scripts/demo.sh says what it does):
 # build/demo/stats.pcap, build/demo/queues.png and a short report.
@@ -597,26 +660,47 @@ demo-isl: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 demo-flowlat: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats
 	@scripts/demo_flowlat.sh $(BUILD)
 
+# A fleet monitored as a site would be (docs/monitoring.md, "A fleet"): eight simulated switches
+# with incasts, one pktstats-exporter, a real Prometheus scraping it and remote-writing to a real
+# VictoriaMetrics, in a network namespace of the demo's own (scripts/demo_monitor.sh): the
+# queries an operator types with both engines' answers, build/demo-monitor/s0.png .. s7.png
+# (each switch's p99 queueing delay over time) and a report.
+demo-monitor: deps $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats $(BUILD)/bin/pktstats-exporter
+	@scripts/demo_monitor.sh $(BUILD)
+
 # The NetFPGA-1G-CML bitstream (fpga/netfpga-1g-cml/, docs/board.md): Vivado in batch mode.
 bitstream:
 	@$(MAKE) --no-print-directory -C fpga/netfpga-1g-cml bitstream BUILD=$(abspath $(BUILD))/fpga/netfpga-1g-cml
 
-# make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library, its public headers, a
-# pkg-config file and the manual page.
+# make install PREFIX=/usr/local [SYSCONFDIR=PREFIX/etc] [DESTDIR=...]: the CLI, the library,
+# its public headers, a pkg-config file and the manual pages; the exporter with its systemd
+# unit, its alerting rules for Prometheus, and its configuration from the example when there
+# is none yet (docs/monitoring.md).
 PREFIX ?= /usr/local
+SYSCONFDIR ?= $(PREFIX)/etc
 PKTSTATS_VERSION := 1.0
 INSTALL_HEADERS := pktstats.h capture.h switch.h regs.h decode.h format.h collector.h time.h oam.h isl.h
 
-install: deps $(BUILD)/bin/pktstats $(LIB)
+install: deps $(BUILD)/bin/pktstats $(BUILD)/bin/pktstats-exporter $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/include/pktstats $(DESTDIR)$(PREFIX)/share/man/man8
+		$(DESTDIR)$(PREFIX)/include/pktstats $(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/pktstats/prometheus \
+		$(DESTDIR)$(SYSCONFDIR)/pktstats
 	install -m 755 $(BUILD)/bin/pktstats $(DESTDIR)$(PREFIX)/bin/pktstats
+	install -m 755 $(BUILD)/bin/pktstats-exporter $(DESTDIR)$(PREFIX)/bin/pktstats-exporter
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpktstats.a
 	install -m 644 $(addprefix sw/driver/include/pktstats/,$(INSTALL_HEADERS)) \
 		$(DESTDIR)$(PREFIX)/include/pktstats/
-	install -m 644 docs/pktstats.8 $(DESTDIR)$(PREFIX)/share/man/man8/pktstats.8
+	install -m 644 docs/pktstats.8 docs/pktstats-exporter.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(PKTSTATS_VERSION)|g' \
 		sw/driver/libpktstats.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/libpktstats.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		sw/tools/exporter/pktstats-exporter.service.in \
+		>$(DESTDIR)$(PREFIX)/lib/systemd/system/pktstats-exporter.service
+	install -m 644 sw/tools/exporter/pktstats-alerts.yml $(DESTDIR)$(PREFIX)/share/pktstats/prometheus/
+	@# a configuration already there is the site's: never overwritten
+	[ -e $(DESTDIR)$(SYSCONFDIR)/pktstats/exporter.conf ] || install -m 644 \
+		sw/tools/exporter/exporter.conf.example $(DESTDIR)$(SYSCONFDIR)/pktstats/exporter.conf
 	@echo "installed pktstats $(PKTSTATS_VERSION) under $(DESTDIR)$(PREFIX)"
 
 clean:

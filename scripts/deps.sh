@@ -7,12 +7,13 @@ packages=(
 	make gcc g++ pkg-config git python3 iproute2
 	verilator iverilog yosys z3 ccache
 	libpcap-dev libnl-3-dev libnl-route-3-dev zlib1g-dev
-	tcpdump tshark gnuplot-nox
+	tcpdump tshark gnuplot-nox tcpreplay
 	clang libclang-rt-14-dev
 	groff-base man-db socat
 	iputils-arping less
 	libssl-dev libjansson-dev libcurl4-openssl-dev victoria-metrics
 	pmacct tcl openfpgaloader
+	libmicrohttpd-dev prometheus python3-prometheus-client curl systemd
 )
 
 missing=()

@@ -6,7 +6,9 @@
 # installed header (collector resolution included) builds against the installed headers and
 # library alone with `pkg-config --static` flags (no source tree on the include path, no libnl
 # flags of its own) and runs, that the installed pktstats runs, and that the manual page is
-# clean under groff -ww and renders with man -l. Prints TAP.
+# clean under groff -ww and renders with man -l; that the exporter's service installs whole
+# (its unit checked by systemd-analyze, its rules by promtool, the site's configuration kept
+# across installs). Prints TAP.
 
 root=$(pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pktstats-install.XXXXXX")
@@ -31,7 +33,10 @@ check() { # check NAME COMMAND...
 check "make install PREFIX=$prefix DESTDIR=..." \
 	make --no-print-directory -C "$root" install PREFIX=$prefix DESTDIR="$dest"
 p=$dest$prefix
-for f in bin/pktstats lib/libpktstats.a lib/pkgconfig/libpktstats.pc share/man/man8/pktstats.8 \
+for f in bin/pktstats bin/pktstats-exporter lib/libpktstats.a lib/pkgconfig/libpktstats.pc \
+	share/man/man8/pktstats.8 share/man/man8/pktstats-exporter.8 \
+	lib/systemd/system/pktstats-exporter.service share/pktstats/prometheus/pktstats-alerts.yml \
+	etc/pktstats/exporter.conf \
 	include/pktstats/pktstats.h include/pktstats/capture.h include/pktstats/switch.h \
 	include/pktstats/regs.h include/pktstats/decode.h include/pktstats/format.h \
 	include/pktstats/collector.h include/pktstats/time.h; do
@@ -39,6 +44,35 @@ for f in bin/pktstats lib/libpktstats.a lib/pkgconfig/libpktstats.pc share/man/m
 done
 check "bin/pktstats is executable" test -x "$p/bin/pktstats"
 check "installed pktstats --help runs" "$p/bin/pktstats" --help
+check "installed pktstats-exporter --version runs" "$p/bin/pktstats-exporter" --version
+
+# The exporter's service: its configuration from the example is one it takes, an edited one
+# survives a second install, the unit passes systemd's own check (with the installed
+# exporter's path, where DESTDIR put it) and names the installed configuration, and the
+# alerting rules pass promtool's.
+check "the installed exporter.conf is a valid configuration (--check)" \
+	"$p/bin/pktstats-exporter" --check config "$p/etc/pktstats/exporter.conf"
+echo "# edited by the site" >>"$p/etc/pktstats/exporter.conf"
+check "a second make install" \
+	make --no-print-directory -C "$root" install PREFIX=$prefix DESTDIR="$dest"
+check "it kept the site's exporter.conf" grep -q "edited by the site" "$p/etc/pktstats/exporter.conf"
+check "the unit runs $prefix/bin/pktstats-exporter with $prefix/etc/pktstats/exporter.conf" \
+	grep -q "^ExecStart=$prefix/bin/pktstats-exporter config $prefix/etc/pktstats/exporter.conf\$" \
+	"$p/lib/systemd/system/pktstats-exporter.service"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|$prefix|$p|g" "$p/lib/systemd/system/pktstats-exporter.service" \
+		>"$work/pktstats-exporter.service"
+	check "systemd-analyze verify: the unit is clean" \
+		sh -c "systemd-analyze verify --man=no '$work/pktstats-exporter.service' 2>&1 | { ! grep .; }"
+else
+	n=$((n + 1)) && echo "ok $n - systemd-analyze verify # SKIP systemd is not installed"
+fi
+if command -v promtool >/dev/null; then
+	check "promtool check rules: the alerting rules are valid" \
+		promtool check rules "$p/share/pktstats/prometheus/pktstats-alerts.yml"
+else
+	n=$((n + 1)) && echo "ok $n - promtool check rules # SKIP prometheus is not installed"
+fi
 
 # pkg-config, with the prefix moved to where DESTDIR put it.
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
@@ -91,6 +125,10 @@ check "pktstats.8: groff -man -ww gives no warning" \
 	sh -c "LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z '$p/share/man/man8/pktstats.8' 2>&1 | { ! grep .; }"
 check "pktstats.8 renders with man -l" \
 	sh -c "MANWIDTH=80 man -l '$p/share/man/man8/pktstats.8' 2>/dev/null | grep -q 'capture set'"
+check "pktstats-exporter.8: groff -man -ww gives no warning" \
+	sh -c "LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z '$p/share/man/man8/pktstats-exporter.8' 2>&1 | { ! grep .; }"
+check "pktstats-exporter.8 renders with man -l" \
+	sh -c "MANWIDTH=80 man -l '$p/share/man/man8/pktstats-exporter.8' 2>/dev/null | grep -q 'dm-two-way'"
 
 echo "1..$n"
 [ $failed -eq 0 ]

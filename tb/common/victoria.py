@@ -14,6 +14,9 @@ sent with what a database stored, value for value and millisecond for millisecon
         vm.flush()
         for tags, samples in vm.export("kilda.isl.rtt"): ...   # samples: [(ms, value), ...]
         vm.stop(); vm.start()      # same ports, same data directory: clients reconnect
+        # Prometheus remote write to vm.remote_write_url (http port, /api/v1/write), then the
+        # Prometheus query API (prom_api.QueryAPI), force-flushed, newest samples included:
+        vm.query(promql), vm.vector(promql), vm.value(promql), vm.query_range(promql, a, b, step)
 
 The server runs with:
   -storageDataPath=WORK_DIR/victoria-metrics-data    scratch storage inside work_dir
@@ -24,6 +27,8 @@ The server runs with:
   -retentionPeriod=100y                              old test timestamps are not rejected
   -selfScrapeInterval=0                              no own metrics in the database
   -search.disableCache                               no response cache between a put and a read
+  -search.latencyOffset=1s                           the least it takes (see below; default 30s)
+  -search.maxStepForPointsAdjustment=0               range queries' last points as stored
   -loggerOutput=stderr, stderr (and stdout) to WORK_DIR/victoria-metrics.log (log())
 P and Q are free loopback ports picked at the first start() and kept for every later start().
 Every instance still running is stopped at interpreter exit.
@@ -53,73 +58,65 @@ nothing there; the flags above are all in its -help):
     and an end 3 days ahead.
   - Metric names with dots match exactly with match[]={__name__="kilda.isl.rtt"} (the dot is
     no regular expression there: `kildaXisl.rtt` is not matched); export() uses that form.
+  - Prometheus remote write (protobuf, snappy) is taken at http_url/api/v1/write: every
+    series, label (quotes, backslashes, newlines) and value as Prometheus holds them, the
+    staleness markers too (tb/common/test_prometheus.py).
+  - -search.latencyOffset (default 30s) hides the newest samples from queries: an instant
+    query near now is evaluated at now - offset (and its result stamped back to now), so a new
+    series was absent and a changed value 30.0 s late; a range query's points of the last 30 s
+    are replaced by the point before them (-search.maxStepForPointsAdjustment, default 1m, is
+    the largest step this applies to): a range over the last 15 s was empty. Below 1 s the
+    offset counts as 1 s (getLatencyOffsetMilliseconds), so the flags above cannot make it
+    vanish: an instant query with nocache=1 is not shifted at all, and
+    -search.maxStepForPointsAdjustment=0 turns the range queries' adjustment off.
+  - An instant query without time= is evaluated at now rounded DOWN to the second: a sample of
+    the current second is not seen. query() passes this machine's time to the millisecond.
+  - Samples received by remote write became searchable by themselves 0.05-1.06 s after the
+    scrape (the server's own flush, about every second); with /internal/force_flush before the
+    query, 35-105 ms after the scrape (Prometheus's 100 ms remote-write batches). query() and
+    query_range() force-flush first.
   - SIGTERM stops it in well under 1 s on a small database (it saves its caches and closes
     the storage); the data survives the restart, force-flushed or not, and the same ports
     can be bound again at once (about 0.05 s to /health answering). While it is stopped a
     put fails with ConnectionRefusedError.
 """
 
-import atexit
 import json
 import os
-import signal
-import socket
-import subprocess
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import weakref
+
+from prom_api import QueryAPI
+from server_process import ServerProcess, _free_ports, port_open  # noqa: F401 (tests)
 
 BINARY = "/usr/bin/victoria-metrics"
 
-_running = weakref.WeakSet()
 
+class VictoriaMetrics(ServerProcess, QueryAPI):
+    NAME = "victoria-metrics"
+    PORTS = 2   # http, OpenTSDB put
 
-def _stop_all():
-    for vm in list(_running):
-        vm.stop()
-
-
-atexit.register(_stop_all)
-
-
-def _free_ports(n):
-    """n distinct free TCP ports on 127.0.0.1 (all held open while picking)."""
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
-def port_open(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-class VictoriaMetrics:
     def __init__(self, work_dir, binary=BINARY):
-        self.work_dir = os.path.abspath(work_dir)
-        self.binary = binary
+        super().__init__(work_dir, binary, "victoria-metrics.log")
         self.data_dir = os.path.join(self.work_dir, "victoria-metrics-data")
-        self.log_path = os.path.join(self.work_dir, "victoria-metrics.log")
         self.http_port = None
         self.put_port = None
         self.http_url = None
         self.put_url = None
-        self.proc = None
-        self._log_file = None
+        self.remote_write_url = None
 
-    # --- running it
+    # --- running it (server_process.ServerProcess: start, stop, running, log)
+
+    def _prepare(self):
+        os.makedirs(self.data_dir, exist_ok=True)
+
+    def _use_ports(self):
+        self.http_port, self.put_port = self.ports
+        self.http_url = "http://127.0.0.1:%d" % self.http_port
+        self.put_url = "http://127.0.0.1:%d" % self.put_port
+        self.remote_write_url = self.http_url + "/api/v1/write"
 
     def _command(self):
         return [self.binary,
@@ -131,84 +128,16 @@ class VictoriaMetrics:
                 "-retentionPeriod=100y",
                 "-selfScrapeInterval=0",
                 "-search.disableCache",
+                "-search.latencyOffset=1s",
+                "-search.maxStepForPointsAdjustment=0",
                 "-loggerOutput=stderr"]
 
-    def _health(self):
-        try:
-            with urllib.request.urlopen(self.http_url + "/health", timeout=1) as r:
-                return r.status == 200
-        except (OSError, urllib.error.URLError):
-            return False
-
-    def _launch(self, timeout):
-        self._log_file = open(self.log_path, "ab")
-        self._log_file.write(("--- %s\n" % " ".join(self._command())).encode())
-        self._log_file.flush()
-        self.proc = subprocess.Popen(self._command(), stdin=subprocess.DEVNULL,
-                                     stdout=self._log_file, stderr=subprocess.STDOUT,
-                                     cwd=self.work_dir)
-        _running.add(self)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                return False
-            if self._health() and port_open(self.put_port):
-                return True
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("victoria-metrics not ready within %g s on ports %d and %d\n%s"
-                           % (timeout, self.http_port, self.put_port, self.log()[-3000:]))
+    def _ready(self):
+        return self._answers("/health") and port_open(self.put_port)
 
     def start(self, timeout=20):
         """Start the server (the ports of the first start are kept); wait until both answer."""
-        if self.running():
-            return self
-        os.makedirs(self.data_dir, exist_ok=True)
-        fresh = self.http_port is None
-        for _ in range(3 if fresh else 1):
-            if fresh:
-                self.http_port, self.put_port = _free_ports(2)
-            self.http_url = "http://127.0.0.1:%d" % self.http_port
-            self.put_url = "http://127.0.0.1:%d" % self.put_port
-            if self._launch(timeout):
-                return self
-            self.stop()   # died at once: a port taken in the meantime? fresh ones once more
-        raise RuntimeError("victoria-metrics exited at start on ports %d and %d\n%s"
-                           % (self.http_port, self.put_port, self.log()[-3000:]))
-
-    def running(self):
-        return self.proc is not None and self.proc.poll() is None
-
-    def stop(self, timeout=15):
-        """SIGTERM, wait up to timeout, then SIGKILL. Ports and data directory are kept."""
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.send_signal(signal.SIGTERM)
-                try:
-                    self.proc.wait(timeout)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait()
-            self.proc = None
-        if self._log_file is not None:
-            self._log_file.close()
-            self._log_file = None
-        _running.discard(self)
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
-
-    def log(self):
-        """The server's log so far (all starts), for failure messages."""
-        try:
-            with open(self.log_path, "rb") as f:
-                return f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return super().start(timeout)
 
     # --- talking to it
 
@@ -252,3 +181,26 @@ class VictoriaMetrics:
             series.append((tags, list(zip(row["timestamps"], row["values"]))))
         series.sort(key=lambda s: sorted(s[0].items()))
         return series
+
+    # --- the Prometheus query API (prom_api.QueryAPI: query, query_range, vector, value)
+
+    def _query_params(self):
+        # nocache=1: the only way to see samples of the last second (see the facts above)
+        return [("nocache", "1")]
+
+    def query(self, promql, time=None, timeout=10):
+        """Instant query through /api/v1/query, after a force flush, with nocache=1 and, for
+        time=None, this machine's now to the millisecond (VictoriaMetrics's own default is now
+        rounded down to the second): everything ingested so far is seen."""
+        self.flush(timeout)
+        return super().query(promql, _now() if time is None else time, timeout)
+
+    def query_range(self, promql, start, end, step, timeout=10):
+        """Range query through /api/v1/query_range, after a force flush, with nocache=1 (no
+        alignment of start and end to the step)."""
+        self.flush(timeout)
+        return super().query_range(promql, start, end, step, timeout)
+
+
+def _now():
+    return time.time()

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Every example in the README, docs/*.md and the man page (docs/pktstats.8) runs as written.
+"""Every example in the README, docs/*.md and the man pages (docs/*.8) runs as written.
 
     tb/docs/test_doc_examples.py BUILD [--only FILE[:LINE]] [--timeout SECONDS] [--list]
 
-BUILD is a build directory holding bin/pktstats, bin/pktstats-sim and lib/libpktstats.a (what
-`make test` builds). The test extracts every fenced code block of the markdown files and every
-.EX/.EE example of the man page, in order, and prints one TAP point per block, named FILE:LINE
-(the line of the opening fence or of .EX).
+BUILD is a build directory holding bin/pktstats, bin/pktstats-sim, bin/pktstats-exporter and
+lib/libpktstats.a (what `make test` builds). The test extracts every fenced code block of the
+markdown files and every .EX/.EE example of the man pages, in order, and prints one TAP point
+per block, named FILE:LINE (the line of the opening fence or of .EX).
 
 What happens to a block is decided by its language and by marker comments on the lines right
 before it (`<!-- example: ... -->` in markdown, `.\\" example: ...` before .EX in the man page):
@@ -154,7 +154,7 @@ def roff_blocks(path):
 def doc_files():
     files = ["README.md"]
     files += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
-    files += ["docs/pktstats.8"]
+    files += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.8")))
     return files
 
 

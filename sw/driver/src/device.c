@@ -314,9 +314,9 @@ int pktstats_open(const char *device, unsigned flags, struct pktstats_dev **devp
 	if (!devp)
 		return spec_error(error, error_size, -EINVAL, "no handle pointer given");
 	*devp = NULL;
-	if (flags & ~PKTSTATS_OPEN_NO_IDENTITY)
+	if (flags & ~(PKTSTATS_OPEN_NO_IDENTITY | PKTSTATS_OPEN_NO_WAIT))
 		return spec_error(error, error_size, -EINVAL, "unknown open flags 0x%x",
-				  flags & ~PKTSTATS_OPEN_NO_IDENTITY);
+				  flags & ~(PKTSTATS_OPEN_NO_IDENTITY | PKTSTATS_OPEN_NO_WAIT));
 	r = pktstats_parse_device(device, &spec, error, error_size);
 	if (r < 0)
 		return r;
@@ -442,6 +442,39 @@ int pktstats_read32(struct pktstats_dev *dev, uint32_t offset, uint32_t *value)
 			return r;
 	}
 	*value = v;
+	return 0;
+}
+
+int pktstats_read_many(struct pktstats_dev *dev, const uint32_t *offsets, size_t n,
+		       uint32_t *values)
+{
+	size_t done = 0;
+	int r = 0;
+
+	if (!dev)
+		return -EINVAL;
+	if (n && (!offsets || !values))
+		return pktstats_fail(dev, -EINVAL, "read: no offset or value array");
+	for (size_t i = 0; i < n; i++) {
+		r = check_offset(dev, offsets[i], 4, "read");
+		if (r < 0)
+			return r;
+	}
+	if (dev->ops->read_many) {
+		r = dev->ops->read_many(dev, offsets, n, values, &done);
+	} else {
+		for (; done < n; done++) {
+			r = dev->ops->read32(dev, offsets[done], &values[done]);
+			if (r < 0)
+				break;
+		}
+	}
+	if (r < 0)
+		return access_failed(dev, r, "read", offsets[done]);
+	/* The all-ones rule, once for the whole batch: id.magic tells a gone device */
+	for (size_t i = 0; i < n; i++)
+		if (values[i] == PKTSTATS_DEVICE_GONE)
+			return confirm_all_ones(dev, offsets[i]);
 	return 0;
 }
 

@@ -21,6 +21,11 @@ struct pktstats_backend_ops {
 	enum pktstats_backend kind;
 	int (*read32)(struct pktstats_dev *dev, uint32_t offset, uint32_t *value);
 	int (*write32)(struct pktstats_dev *dev, uint32_t offset, uint32_t value);
+	/* Optional: n reads in order, overlapped where the backend can (the simulator pipelines
+	 * them). Stops at the first failure, whose -errno it returns with *done the values read
+	 * before it. NULL: pktstats_read_many() calls read32 n times. */
+	int (*read_many)(struct pktstats_dev *dev, const uint32_t *offsets, size_t n,
+			 uint32_t *values, size_t *done);
 	void (*close)(struct pktstats_dev *dev); /* releases what open acquired */
 };
 

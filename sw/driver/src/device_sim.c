@@ -29,7 +29,8 @@
 /* How long open waits for a socket that is not there yet (ENOENT, its directory existing) or
  * not yet listening (ECONNREFUSED: bound a moment before listen, or a stale file a starting
  * simulator is about to replace), trying again every SIM_RETRY_MS. A simulator started in the
- * background just before (`pktstats-sim --socket P & pktstats ...`) listens within ~100 ms. */
+ * background just before (`pktstats-sim --socket P & pktstats ...`) listens within ~100 ms.
+ * Not with PKTSTATS_OPEN_NO_WAIT: a daemon that retries on its own schedule. */
 #define SIM_CONNECT_WAIT_MS 3000
 #define SIM_RETRY_MS 10
 
@@ -106,17 +107,16 @@ static void quote(char *out, size_t size, const char *line)
 	out[n] = '\0';
 }
 
-/* Send one request line (with its \n) and read its reply line into reply (without the \n or
- * a \r before it). */
-static int transact(struct pktstats_dev *dev, const char *request, char *reply, size_t size)
+/* Send bytes (request lines, each with its \n). */
+static int send_all(struct pktstats_dev *dev, const char *data, size_t len)
 {
-	size_t len = strlen(request), sent = 0;
+	size_t sent = 0;
 
 	if (dev->broken)
 		return pktstats_fail(dev, -ENOTCONN,
 				     "simulator connection closed after an earlier failure");
 	while (sent < len) {
-		ssize_t n = send(dev->fd, request + sent, len - sent, MSG_NOSIGNAL);
+		ssize_t n = send(dev->fd, data + sent, len - sent, MSG_NOSIGNAL);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -125,6 +125,12 @@ static int transact(struct pktstats_dev *dev, const char *request, char *reply, 
 		}
 		sent += (size_t)n;
 	}
+	return 0;
+}
+
+/* Read the next reply line into reply (without the \n or a \r before it). */
+static int receive_line(struct pktstats_dev *dev, char *reply, size_t size)
+{
 	for (;;) {
 		char *nl = memchr(dev->rx, '\n', dev->rx_len);
 		ssize_t n;
@@ -161,16 +167,20 @@ static int transact(struct pktstats_dev *dev, const char *request, char *reply, 
 	}
 }
 
-/* Send line; on `ok` return 0 with *rest pointing at the words after it (in reply, size
- * bytes); on `error CODE msg` return the mapped -errno with the reply in the detail. */
-static int request(struct pktstats_dev *dev, const char *line, char *reply, size_t size,
-		   const char **rest)
+/* Send one request line (with its \n) and read its reply line. */
+static int transact(struct pktstats_dev *dev, const char *request, char *reply, size_t size)
+{
+	int r = send_all(dev, request, strlen(request));
+
+	return r < 0 ? r : receive_line(dev, reply, size);
+}
+
+/* A reply line: on `ok` return 0 with *rest pointing at the words after it; on `error CODE
+ * msg` return the mapped -errno with the reply in the detail. */
+static int interpret(struct pktstats_dev *dev, char *reply, const char **rest)
 {
 	char quoted[QUOTED_MAX];
-	int r = transact(dev, line, reply, size);
 
-	if (r < 0)
-		return r;
 	if (strcmp(reply, "ok") == 0 || strncmp(reply, "ok ", 3) == 0) {
 		*rest = reply[2] ? reply + 3 : reply + 2;
 		return 0;
@@ -187,17 +197,20 @@ static int request(struct pktstats_dev *dev, const char *line, char *reply, size
 	return pktstats_fail(dev, give_up(dev, -EPROTO), "unexpected simulator reply: %s", quoted);
 }
 
-static int sim_read32(struct pktstats_dev *dev, uint32_t offset, uint32_t *value)
+/* Send line and interpret its reply (in reply, size bytes). */
+static int request(struct pktstats_dev *dev, const char *line, char *reply, size_t size,
+		   const char **rest)
 {
-	char line[32], reply[PKTSTATS_SIM_LINE_MAX], quoted[QUOTED_MAX];
-	const char *rest;
-	int r;
+	int r = transact(dev, line, reply, size);
 
-	snprintf(line, sizeof line, "read 0x%08x\n", (unsigned)offset);
-	r = request(dev, line, reply, sizeof reply, &rest);
-	if (r < 0)
-		return r;
-	/* "0xVVVVVVVV", nothing else. */
+	return r < 0 ? r : interpret(dev, reply, rest);
+}
+
+/* The value of a read's `ok 0xVVVVVVVV`, nothing else. */
+static int read_value(struct pktstats_dev *dev, const char *rest, uint32_t *value)
+{
+	char quoted[QUOTED_MAX];
+
 	if (strncmp(rest, "0x", 2) != 0 || strlen(rest) != 10 ||
 	    strspn(rest + 2, "0123456789abcdefABCDEF") != 8) {
 		quote(quoted, sizeof quoted, rest);
@@ -205,6 +218,67 @@ static int sim_read32(struct pktstats_dev *dev, uint32_t offset, uint32_t *value
 				     "unexpected reply to read: 'ok %s'", quoted);
 	}
 	*value = (uint32_t)strtoul(rest + 2, NULL, 16);
+	return 0;
+}
+
+static int sim_read32(struct pktstats_dev *dev, uint32_t offset, uint32_t *value)
+{
+	char line[32], reply[PKTSTATS_SIM_LINE_MAX];
+	const char *rest;
+	int r;
+
+	snprintf(line, sizeof line, "read 0x%08x\n", (unsigned)offset);
+	r = request(dev, line, reply, sizeof reply, &rest);
+	return r < 0 ? r : read_value(dev, rest, value);
+}
+
+/* Reads sent SIM_PIPELINE at a time: the server takes one request after another from its
+ * socket buffer, each as soon as the previous one is answered, without waiting for its next
+ * poll; a bounded batch keeps both socket buffers far from full. */
+#define SIM_PIPELINE 128
+#define SIM_READ_LINE 17 /* "read 0xVVVVVVVV\n" */
+
+static int sim_read_many(struct pktstats_dev *dev, const uint32_t *offsets, size_t n,
+			 uint32_t *values, size_t *done)
+{
+	char lines[SIM_PIPELINE * SIM_READ_LINE + 1], reply[PKTSTATS_SIM_LINE_MAX];
+	int first_error = 0;
+
+	*done = 0;
+	for (size_t start = 0; start < n; start += SIM_PIPELINE) {
+		size_t count = n - start < SIM_PIPELINE ? n - start : SIM_PIPELINE, len = 0;
+		int r;
+
+		for (size_t i = 0; i < count; i++)
+			len += (size_t)snprintf(lines + len, sizeof lines - len, "read 0x%08x\n",
+						(unsigned)offsets[start + i]);
+		r = send_all(dev, lines, len);
+		if (r < 0)
+			return r;
+		/* Every reply is read, also after an error reply, so that the stream stays in
+		 * step; the first failure is returned. */
+		for (size_t i = 0; i < count; i++) {
+			const char *rest;
+
+			r = receive_line(dev, reply, sizeof reply);
+			if (r < 0)
+				return r; /* the connection is given up */
+			if (first_error)
+				continue;
+			r = interpret(dev, reply, &rest);
+			if (r == 0)
+				r = read_value(dev, rest, &values[start + i]);
+			if (r < 0) {
+				if (dev->broken)
+					return r;
+				first_error = r;
+				continue;
+			}
+			*done = start + i + 1;
+		}
+		if (first_error)
+			return first_error;
+	}
 	return 0;
 }
 
@@ -237,6 +311,7 @@ static const struct pktstats_backend_ops sim_ops = {
 	.kind = PKTSTATS_BACKEND_SIM,
 	.read32 = sim_read32,
 	.write32 = sim_write32,
+	.read_many = sim_read_many,
 	.close = sim_close,
 };
 
@@ -316,7 +391,7 @@ int pktstats_sim_open(struct pktstats_dev *dev, const char *path)
 			break;
 		r = errno;
 		sim_close(dev);
-		wait = r == EINTR || may_appear(r, path);
+		wait = r == EINTR || (!(dev->flags & PKTSTATS_OPEN_NO_WAIT) && may_appear(r, path));
 		if (wait && elapsed_ms(&start) < SIM_CONNECT_WAIT_MS) {
 			nanosleep(&retry, NULL);
 			continue;

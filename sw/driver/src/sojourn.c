@@ -384,7 +384,8 @@ _Static_assert(SOJOURN_TAIL_BYTES == 8 &&
  * or -ENOMEM. */
 static int bin_space(struct pktstats_sojourn_matcher *m, uint32_t n)
 {
-	if (n <= m->bin_entries)
+	/* allocated once even for n = 0: bin_list() makes pointers into it */
+	if (n <= m->bin_entries && m->bins)
 		return 0;
 	uint32_t entries = BIN_START;
 	while (entries < n)

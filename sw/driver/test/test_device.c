@@ -921,6 +921,14 @@ static void test_sim_scripted(void)
 	TAP_HAS(error, "is pktstats-sim running", "sim: the detail suggests the cause");
 	TAP_HAS(error, "waited 3 s", "sim: and says how long it waited");
 	tap_ok(elapsed >= 2900 && elapsed < 6000, "sim: after about 3 s (%ld ms)", elapsed);
+	start = now_ms();
+	rc = pktstats_open(device, PKTSTATS_OPEN_NO_WAIT, &dev, error, sizeof error);
+	elapsed = now_ms() - start;
+	TAP_RC(rc, -ENOENT, error, "sim, PKTSTATS_OPEN_NO_WAIT: no socket at the path: -ENOENT");
+	tap_ok(elapsed < 500 && !strstr(error, "waited"),
+	       "sim, PKTSTATS_OPEN_NO_WAIT: at once (%ld ms), and the detail says no wait", elapsed);
+	rc = pktstats_open(device, 0x4, &dev, error, sizeof error);
+	TAP_RC(rc, -EINVAL, error, "an unknown open flag: -EINVAL");
 	{
 		struct sockaddr_un addr = {.sun_family = AF_UNIX};
 		int fd = socket(AF_UNIX, SOCK_STREAM, 0);

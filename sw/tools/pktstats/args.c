@@ -465,3 +465,31 @@ const char *parse_ppb(const char *word, double *ppb)
 	*ppb = strtod(word, NULL);
 	return NULL;
 }
+
+const char *parse_rate_gbps(const char *word, uint64_t *mbps)
+{
+	const char *dot = strchr(word, '.');
+	size_t whole_len = dot ? (size_t)(dot - word) : strlen(word);
+	char whole[24];
+	if (whole_len == 0 || whole_len >= sizeof whole)
+		return "not a rate in Gb/s (100, 2.5, 0.1)";
+	memcpy(whole, word, whole_len);
+	whole[whole_len] = '\0';
+	uint64_t g, fraction = 0;
+	const char *error = parse_number(whole, 0, 1000000, &g);
+	if (error)
+		return error;
+	if (whole_len > 1 && whole[0] == '0' && (whole[1] == 'x' || whole[1] == 'X'))
+		return "not a rate in Gb/s (100, 2.5, 0.1)";
+	if (dot) {
+		size_t digits = strlen(dot + 1);
+		if (digits == 0 || digits > 3 || strspn(dot + 1, "0123456789") != digits)
+			return "at most 3 decimals after '.' (a whole number of Mb/s)";
+		for (size_t i = 0; i < 3; i++)
+			fraction = fraction * 10 + (i < digits ? (uint64_t)(dot[1 + i] - '0') : 0);
+	}
+	if (g * 1000 + fraction == 0)
+		return "the rate is 0";
+	*mbps = g * 1000 + fraction;
+	return NULL;
+}

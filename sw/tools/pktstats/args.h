@@ -56,4 +56,7 @@ void format_duration(uint64_t nanoseconds, char *text, size_t size);
 void format_mac(const uint8_t mac[6], char *text, size_t size);
 void format_ipv4(uint32_t address, char *text, size_t size);
 
+/* A rate in Gb/s with at most 3 decimals ("100", "2.5", "0.1"), as Mb/s. */
+const char *parse_rate_gbps(const char *word, uint64_t *mbps);
+
 #endif

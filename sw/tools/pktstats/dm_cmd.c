@@ -6,7 +6,8 @@
  * (TxTimeStampf as a DMM or 1DM leaves, RxTimeStampf/TxTimeStampb in its responder, RxTimeb
  * or RxTimef as the frame arrives): the tool sends zeros and computes with what comes back.
  * Each frame carries a Data TLV of 8 bytes: a session number (this run's) and a sequence
- * number, by which the DMRs are matched to the DMMs. Needs no device.
+ * number, by which the DMRs are matched to the DMMs (oam_probe.h, shared with
+ * pktstats-exporter). Needs no device.
  */
 #define _DEFAULT_SOURCE
 
@@ -16,15 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
+#include "keywords.h"
 #include "oam_link.h"
+#include "oam_output.h"
+#include "oam_probe.h"
 #include "output.h"
 
-#define DM_DATA_BYTES 8     /* session (4) + sequence (4) */
-#define DM_FRAME_MAX 9022
+#define DM_FRAME_MAX DM_PROBE_FRAME_MAX
 #define DM_COUNT_MAX 1000000
 
 struct dm_options {
@@ -35,40 +37,6 @@ struct dm_options {
 	bool tagged;
 	uint64_t vid;
 };
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t new_session(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (uint32_t)t.tv_nsec ^ (uint32_t)t.tv_sec << 20 ^ (uint32_t)getpid() << 8;
-}
-
-/* A frame without the Data TLV's value: header, the fixed fields of the opcode, the Data
- * TLV's type and length, the End TLV. */
-static uint64_t base_size(bool tagged, bool one_way)
-{
-	return (tagged ? 18 : 14) + 4 + (one_way ? 16 : 32) + 3 + 1;
-}
-
-/* The smallest frame: our 8 bytes of data at least, 60 bytes at least. */
-static uint64_t min_size(bool tagged, bool one_way)
-{
-	uint64_t size = base_size(tagged, one_way) + DM_DATA_BYTES;
-	return size < PKTSTATS_OAM_MIN_FRAME ? PKTSTATS_OAM_MIN_FRAME : size;
-}
 
 /* The keywords common to two-way and one-way send. */
 static int parse_send_options(const struct cli *cli, const struct keyword *k, size_t n,
@@ -95,7 +63,7 @@ static int parse_send_options(const struct cli *cli, const struct keyword *k, si
 		return status;
 	o->have_source = keyword_value(k, n, "source") != NULL;
 	o->tagged = keyword_value(k, n, "vlan") != NULL;
-	uint64_t min = min_size(o->tagged, one_way);
+	uint64_t min = dm_probe_min_size(o->tagged, one_way);
 	o->size = min;
 	if ((status = keyword_number(cli, k, n, "size", min, DM_FRAME_MAX, &o->size)) != CLI_OK)
 		return status;
@@ -115,30 +83,19 @@ static int open_link(const struct cli *cli, struct dm_options *o, struct oam_lin
 	return CLI_OK;
 }
 
-/* A DMM or 1DM with zero stamps and our Data TLV: its length, or -errno. */
-static int build_frame(const struct dm_options *o, uint8_t opcode, uint32_t session,
-		       uint32_t sequence, uint8_t *buf, size_t size)
+/* What the frames of this run share: the options and a new session number */
+static struct dm_probe probe_of(const struct dm_options *o)
 {
-	uint8_t *data = calloc(1, o->size);
-	if (!data)
-		return -ENOMEM;
-	put32(data, session);
-	put32(data + 4, sequence);
-	struct pktstats_dm_frame dm = {
-		.tagged = o->tagged,
-		.vlan_tci = (uint16_t)o->vid,
+	struct dm_probe p = {
 		.level = (uint8_t)o->level,
-		.version = 0,
-		.opcode = opcode,
-		.data_tlv = data,
-		.data_tlv_length = (uint16_t)(o->size - base_size(o->tagged,
-								  opcode == PKTSTATS_DM_OPCODE_1DM)),
+		.tagged = o->tagged,
+		.vid = (uint16_t)o->vid,
+		.size = o->size,
+		.session = dm_probe_new_session(),
 	};
-	memcpy(dm.destination, o->peer, 6);
-	memcpy(dm.source, o->source, 6);
-	int len = pktstats_dm_build(&dm, buf, size);
-	free(data);
-	return len;
+	memcpy(p.peer, o->peer, 6);
+	memcpy(p.source, o->source, 6);
+	return p;
 }
 
 static void sleep_until(int64_t when_ns)
@@ -148,11 +105,6 @@ static void sleep_until(int64_t when_ns)
 		struct timespec t = {left / 1000000000, left % 1000000000};
 		nanosleep(&t, NULL);
 	}
-}
-
-static bool zero_time(struct pktstats_wire_time t)
-{
-	return t.seconds == 0 && t.nanoseconds == 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -215,14 +167,14 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 		oam_link_close(&link);
 		return CLI_RUNTIME;
 	}
-	uint32_t session = new_session();
+	struct dm_probe probe = probe_of(&o);
 	uint64_t sent = 0, unmatched = 0, duplicates = 0;
 	int64_t start = monotonic_ns();
 	for (uint64_t seq = 0; seq <= o.count; seq++) {
 		int64_t until;
 		if (seq < o.count) {
-			int len = build_frame(&o, PKTSTATS_DM_OPCODE_DMM, session, (uint32_t)seq, frame,
-					      DM_FRAME_MAX);
+			int len = dm_probe_build(&probe, PKTSTATS_DM_OPCODE_DMM, (uint32_t)seq, frame,
+						 DM_FRAME_MAX);
 			int err = len < 0 ? len : oam_link_send(&link, frame, (size_t)len);
 			if (err < 0) {
 				fprintf(stderr, "pktstats: dm two-way: %s: sending DMM %" PRIu64 ": %s\n",
@@ -252,18 +204,16 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 			if (len == 0)
 				break;
 			struct pktstats_dm_frame dm;
-			enum pktstats_oam_error error;
-			pktstats_dm_parse(frame, (size_t)len, &dm, &error);
-			if (error == PKTSTATS_OAM_NOT_OAM)
+			uint32_t number;
+			enum dm_probe_reply reply = dm_probe_match(frame, (size_t)len, probe.session,
+								   &dm, &number);
+			if (reply == DM_PROBE_OTHER)
 				continue;
-			if (dm.opcode != PKTSTATS_DM_OPCODE_DMR)
-				continue; /* our own DMMs looped back, 1DMs: not ours to count */
-			if (error != PKTSTATS_OAM_OK || dm.data_tlv_length < DM_DATA_BYTES ||
-			    get32(dm.data_tlv) != session || get32(dm.data_tlv + 4) >= sent) {
+			if (reply == DM_PROBE_UNMATCHED || number >= sent) {
 				unmatched++;
 				continue;
 			}
-			struct dmr_result *r = &results[get32(dm.data_tlv + 4)];
+			struct dmr_result *r = &results[number];
 			if (r->received) {
 				duplicates++;
 				continue;
@@ -395,14 +345,14 @@ static int dm_one_way_send(struct cli *cli, int argc, char **argv)
 		oam_link_close(&link);
 		return CLI_RUNTIME;
 	}
-	uint32_t session = new_session();
+	struct dm_probe probe = probe_of(&o);
 	uint64_t sent = 0;
 	int64_t start = monotonic_ns();
 	for (uint64_t seq = 0; seq < o.count; seq++) {
 		if (seq)
 			sleep_until(start + (int64_t)seq * (int64_t)o.interval_ms * 1000000);
-		int len = build_frame(&o, PKTSTATS_DM_OPCODE_1DM, session, (uint32_t)seq, frame,
-				      DM_FRAME_MAX);
+		int len = dm_probe_build(&probe, PKTSTATS_DM_OPCODE_1DM, (uint32_t)seq, frame,
+					 DM_FRAME_MAX);
 		int err = len < 0 ? len : oam_link_send(&link, frame, (size_t)len);
 		if (err < 0) {
 			fprintf(stderr, "pktstats: dm one-way: %s: sending 1DM %" PRIu64 ": %s\n",
@@ -421,7 +371,7 @@ static int dm_one_way_send(struct cli *cli, int argc, char **argv)
 	out_uint("level", o.level, NULL);
 	out_uint("size", o.size, NULL);
 	char text[16];
-	snprintf(text, sizeof text, "%08" PRIx32, session);
+	snprintf(text, sizeof text, "%08" PRIx32, probe.session);
 	out_string("session", text);
 	out_uint("sent", sent, NULL);
 	out_end();
@@ -499,9 +449,11 @@ static int dm_one_way_receive(struct cli *cli, int argc, char **argv)
 			capacity *= 2;
 		}
 		struct one_dm *f = &frames[got++];
+		uint32_t session;
 		f->dm = dm;
-		f->has_seq = dm.data_tlv_length >= DM_DATA_BYTES;
-		f->seq = f->has_seq ? get32(dm.data_tlv + 4) : 0;
+		f->has_seq = dm_probe_numbers(&dm, &session, &f->seq);
+		if (!f->has_seq)
+			f->seq = 0;
 		f->dm.data_tlv = NULL;
 	}
 	oam_link_close(&link);
@@ -516,8 +468,8 @@ static int dm_one_way_receive(struct cli *cli, int argc, char **argv)
 	out_table_begin("frames", one_way_columns, sizeof one_way_columns / sizeof one_way_columns[0]);
 	for (uint64_t i = 0; i < got; i++) {
 		const struct pktstats_dm_frame *dm = &frames[i].dm;
-		bool complete = !zero_time(dm->tx_timestamp_f) && !zero_time(dm->rx_timestamp_f);
-		int64_t d = pktstats_wire_time_diff(dm->rx_timestamp_f, dm->tx_timestamp_f), v = 0;
+		int64_t d, v = 0;
+		bool complete = dm_probe_one_way_delay(dm, &d);
 		bool has_variation = false;
 		const char *what = "ok";
 		if (!complete) {

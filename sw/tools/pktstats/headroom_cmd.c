@@ -3,7 +3,8 @@
  * pktstats CLI, object `headroom`: the round trip of one link by the headroom measurement PDU
  * (docs/oam.md), and the PFC headroom it calls for (IEEE 802.1Q Annex N's delay model,
  * pktstats_pfc_headroom()). `measure` sends requests out of the CPU port's interface, one at
- * a time, and takes the responses (the switches write t1..t4); `compute` only computes.
+ * a time, and takes the responses (the switches write t1..t4; the exchange is oam_probe.h's,
+ * shared with pktstats-exporter); `compute` only computes.
  */
 #define _DEFAULT_SOURCE
 
@@ -16,7 +17,10 @@
 
 #include "args.h"
 #include "cli.h"
+#include "keywords.h"
 #include "oam_link.h"
+#include "oam_output.h"
+#include "oam_probe.h"
 #include "output.h"
 
 #define HEADROOM_COUNT_MAX 100000
@@ -143,11 +147,6 @@ static const struct out_column measure_columns[] = {
 	{"t4", NULL, 20},
 };
 
-static bool zero_time(struct pktstats_wire_time t)
-{
-	return t.seconds == 0 && t.nanoseconds == 0;
-}
-
 static int headroom_measure(struct cli *cli, int argc, char **argv)
 {
 	struct keyword k[] = {
@@ -188,53 +187,28 @@ static int headroom_measure(struct cli *cli, int argc, char **argv)
 		oam_link_close(&link);
 		return CLI_RUNTIME;
 	}
-	struct pktstats_headroom_frame request = {
-		.destination = PKTSTATS_HEADROOM_DESTINATION,
-		.subtype = 1,
-		.version = 1,
-		.type = PKTSTATS_HEADROOM_REQUEST,
-	};
-	memcpy(request.source, source, 6);
-	uint8_t frame[2048 + 4];
 	uint64_t sent = 0, unexpected = 0;
 	for (uint64_t seq = 0; seq < count && status == CLI_OK; seq++) {
-		int64_t sent_at = monotonic_ns();
-		int len = pktstats_headroom_build(&request, frame, sizeof frame);
-		err = len < 0 ? len : oam_link_send(&link, frame, (size_t)len);
-		if (err < 0) {
+		/* one at a time: the PDU has no sequence number */
+		struct headroom_probe probe;
+		err = headroom_probe_exchange(&link, source, (int64_t)timeout_ms * 1000000, -1, &probe);
+		if (!probe.sent) {
 			fprintf(stderr, "pktstats: headroom measure: %s: sending request %" PRIu64
 				": %s\n", ifname, seq, strerror(-err));
 			status = CLI_RUNTIME;
 			break;
 		}
 		sent++;
-		/* one at a time: the PDU has no sequence number; the first response within the
-		 * timeout is this request's */
-		int64_t deadline = sent_at + (int64_t)timeout_ms * 1000000;
-		while (!received[seq]) {
-			len = oam_link_receive(&link, frame, sizeof frame, deadline);
-			if (len < 0) {
-				fprintf(stderr, "pktstats: headroom measure: %s: %s\n", ifname,
-					strerror(-len));
-				status = CLI_RUNTIME;
-				break;
-			}
-			if (len == 0)
-				break;
-			struct pktstats_headroom_frame h;
-			enum pktstats_oam_error oam_error;
-			pktstats_headroom_parse(frame, (size_t)len, &h, &oam_error);
-			if (oam_error == PKTSTATS_OAM_NOT_OAM)
-				continue;
-			if (oam_error != PKTSTATS_OAM_OK || h.type != PKTSTATS_HEADROOM_RESPONSE) {
-				unexpected += h.type != PKTSTATS_HEADROOM_REQUEST ||
-					      oam_error != PKTSTATS_OAM_OK;
-				continue;
-			}
-			responses[seq] = h;
+		unexpected += probe.unexpected;
+		if (err < 0) {
+			fprintf(stderr, "pktstats: headroom measure: %s: %s\n", ifname, strerror(-err));
+			status = CLI_RUNTIME;
+		}
+		if (probe.received) {
+			responses[seq] = probe.response;
 			received[seq] = true;
 		}
-		int64_t next = sent_at + (int64_t)interval_ms * 1000000 - monotonic_ns();
+		int64_t next = probe.sent_at_ns + (int64_t)interval_ms * 1000000 - monotonic_ns();
 		if (seq + 1 < count && next > 0) {
 			struct timespec t = {next / 1000000000, next % 1000000000};
 			nanosleep(&t, NULL);
@@ -251,8 +225,7 @@ static int headroom_measure(struct cli *cli, int argc, char **argv)
 	for (uint64_t i = 0; i < sent; i++) {
 		const struct pktstats_headroom_frame *h = &responses[i];
 		const char *what = "ok";
-		bool complete = received[i] && !zero_time(h->t1) && !zero_time(h->t2) &&
-				!zero_time(h->t3) && !zero_time(h->t4);
+		bool complete = received[i] && headroom_probe_complete(h);
 		int64_t rt = pktstats_headroom_round_trip(h);
 		if (!received[i]) {
 			what = "lost";

@@ -28,7 +28,9 @@
 #include "args.h"
 #include "cli.h"
 #include "isl_tsdb.h"
+#include "keywords.h"
 #include "oam_link.h"
+#include "oam_output.h"
 #include "output.h"
 #include "pktstats/isl.h"
 

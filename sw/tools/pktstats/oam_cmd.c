@@ -12,7 +12,9 @@
 
 #include "args.h"
 #include "cli.h"
+#include "keywords.h"
 #include "oam_link.h"
+#include "oam_output.h"
 #include "output.h"
 #include "stat_reader.h"
 

@@ -1,55 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * pktstats CLI: keywords, the packet socket, delay series (oam_link.h).
+ * pktstats tools: the packet socket on a CPU port's interface (oam_link.h).
  */
 #define _DEFAULT_SOURCE /* struct ifreq, AF_PACKET */
 
 #include <errno.h>
-#include <inttypes.h>
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "oam_link.h"
-#include "output.h"
-
-const char *parse_rate_gbps(const char *word, uint64_t *mbps)
-{
-	const char *dot = strchr(word, '.');
-	size_t whole_len = dot ? (size_t)(dot - word) : strlen(word);
-	char whole[24];
-	if (whole_len == 0 || whole_len >= sizeof whole)
-		return "not a rate in Gb/s (100, 2.5, 0.1)";
-	memcpy(whole, word, whole_len);
-	whole[whole_len] = '\0';
-	uint64_t g, fraction = 0;
-	const char *error = parse_number(whole, 0, 1000000, &g);
-	if (error)
-		return error;
-	if (whole_len > 1 && whole[0] == '0' && (whole[1] == 'x' || whole[1] == 'X'))
-		return "not a rate in Gb/s (100, 2.5, 0.1)";
-	if (dot) {
-		size_t digits = strlen(dot + 1);
-		if (digits == 0 || digits > 3 || strspn(dot + 1, "0123456789") != digits)
-			return "at most 3 decimals after '.' (a whole number of Mb/s)";
-		for (size_t i = 0; i < 3; i++)
-			fraction = fraction * 10 + (i < digits ? (uint64_t)(dot[1 + i] - '0') : 0);
-	}
-	if (g * 1000 + fraction == 0)
-		return "the rate is 0";
-	*mbps = g * 1000 + fraction;
-	return NULL;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* The packet socket */
@@ -71,7 +39,9 @@ int oam_link_open(struct oam_link *link, const char *ifname, char *error, size_t
 		return -EINVAL;
 	}
 	snprintf(link->name, sizeof link->name, "%s", ifname);
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	/* protocol 0: nothing comes in until the bind below names the interface (created with
+	 * ETH_P_ALL, the socket would take every interface's frames until then) */
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		int err = errno;
 		snprintf(error, size, "%s: packet socket: %s%s", ifname, strerror(err),
@@ -196,19 +166,23 @@ int oam_link_read(struct oam_link *link, uint8_t *buf, size_t size, int64_t *rea
 	}
 }
 
-int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t deadline_ns)
+int oam_link_receive_or_stop(struct oam_link *link, uint8_t *buf, size_t size,
+			     int64_t deadline_ns, int stop_fd)
 {
 	for (;;) {
 		int64_t left = deadline_ns - monotonic_ns();
 		if (left <= 0)
 			return 0;
-		struct pollfd p = {.fd = link->fd, .events = POLLIN};
-		int ready = poll(&p, 1, (int)((left + 999999) / 1000000));
+		struct pollfd p[2] = {{.fd = link->fd, .events = POLLIN},
+				      {.fd = stop_fd, .events = POLLIN}}; /* -1: ignored by poll */
+		int ready = poll(p, 2, (int)((left + 999999) / 1000000));
 		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
+		if (p[1].revents)
+			return -ECANCELED;
 		if (ready == 0)
 			continue; /* the deadline is checked above */
 		int got = oam_link_read(link, buf, size, NULL);
@@ -217,115 +191,7 @@ int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t d
 	}
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* Series */
-
-int series_add(struct series *s, int64_t value)
+int oam_link_receive(struct oam_link *link, uint8_t *buf, size_t size, int64_t deadline_ns)
 {
-	if (s->n == s->capacity) {
-		size_t capacity = s->capacity ? 2 * s->capacity : 64;
-		int64_t *values = realloc(s->values, capacity * sizeof *values);
-		if (!values)
-			return -ENOMEM;
-		s->values = values;
-		s->capacity = capacity;
-	}
-	s->values[s->n++] = value;
-	return 0;
-}
-
-void series_free(struct series *s)
-{
-	free(s->values);
-	*s = (struct series){0};
-}
-
-static int compare(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* The value at rank ceil(p / 100 x n), 1-based, of the sorted values. */
-static int64_t percentile(const int64_t *sorted, size_t n, unsigned p)
-{
-	size_t rank = (p * n + 99) / 100;
-	return sorted[rank ? rank - 1 : 0];
-}
-
-bool series_figures(const struct series *s, struct series_figures *f)
-{
-	memset(f, 0, sizeof *f);
-	if (s->n == 0)
-		return false;
-	int64_t *sorted = malloc(s->n * sizeof *sorted);
-	if (!sorted)
-		return false;
-	memcpy(sorted, s->values, s->n * sizeof *sorted);
-	qsort(sorted, s->n, sizeof *sorted, compare);
-	__int128 sum = 0;
-	for (size_t i = 0; i < s->n; i++)
-		sum += sorted[i];
-	f->n = s->n;
-	f->min = sorted[0];
-	f->max = sorted[s->n - 1];
-	f->avg = (double)sum / (double)s->n;
-	f->p50 = percentile(sorted, s->n, 50);
-	f->p90 = percentile(sorted, s->n, 90);
-	f->p99 = percentile(sorted, s->n, 99);
-	free(sorted);
-	return true;
-}
-
-void out_series(const char *key, const struct series *s)
-{
-	struct series_figures f;
-	bool any = series_figures(s, &f);
-	out_object_begin(key);
-	out_uint("count", s->n, NULL);
-	out_ns("min", f.min, any);
-	if (any)
-		out_real("avg", f.avg, 1);
-	else
-		out_string("avg", NULL);
-	out_ns("max", f.max, any);
-	out_ns("p50", f.p50, any);
-	out_ns("p90", f.p90, any);
-	out_ns("p99", f.p99, any);
-	out_object_end();
-}
-
-void out_wire_time(const char *key, struct pktstats_wire_time t, bool present)
-{
-	if (!present) {
-		out_string(key, NULL);
-	} else if (out_is_json()) {
-		out_object_begin(key);
-		out_uint("seconds", t.seconds, NULL);
-		out_uint("nanoseconds", t.nanoseconds, NULL);
-		out_object_end();
-	} else {
-		char text[40];
-		if (t.nanoseconds < 1000000000)
-			snprintf(text, sizeof text, "%" PRIu32 ".%09" PRIu32, t.seconds, t.nanoseconds);
-		else /* not a time: both numbers as they are */
-			snprintf(text, sizeof text, "%" PRIu32 "s+%" PRIu32 "ns", t.seconds, t.nanoseconds);
-		out_string(key, text);
-	}
-}
-
-void out_ns(const char *key, int64_t value, bool present)
-{
-	if (present)
-		out_int(key, value, NULL);
-	else
-		out_string(key, NULL);
-}
-
-const char *mac_text(const uint8_t mac[6], int slot)
-{
-	static char text[4][18];
-	slot &= 3;
-	format_mac(mac, text[slot], sizeof text[slot]);
-	return text[slot];
+	return oam_link_receive_or_stop(link, buf, size, deadline_ns, -1);
 }

@@ -59,6 +59,12 @@ struct pktstats_dev;
  * -ENODATA, and reads of 0xffffffff are returned as they are (see pktstats_read32()).
  */
 #define PKTSTATS_OPEN_NO_IDENTITY 0x1u
+/*
+ * PKTSTATS_OPEN_NO_WAIT: a simulator socket that is not there yet, or that nobody listens on,
+ * fails at once (-ENOENT, -ECONNREFUSED) instead of being waited for up to 3 s; for a daemon
+ * that retries on its own schedule and must stop promptly.
+ */
+#define PKTSTATS_OPEN_NO_WAIT 0x2u
 
 enum pktstats_backend {
 	PKTSTATS_BACKEND_SIM = 1, /* simulator socket */
@@ -82,7 +88,7 @@ struct pktstats_identity {
  *   - id.design_version's major must equal the one this library was built for
  *     (PKTSTATS_ID_DESIGN_VERSION_VALUE >> 16); otherwise -EPROTO. A newer minor is accepted.
  *   - id.git_hash is read and kept.
- * flags: 0 or PKTSTATS_OPEN_NO_IDENTITY. On success *dev is a new handle; on failure *dev is
+ * flags: 0, PKTSTATS_OPEN_NO_IDENTITY, PKTSTATS_OPEN_NO_WAIT. On success *dev is a new handle; on failure *dev is
  * NULL and, if error is not NULL, error (error_size bytes, PKTSTATS_ERROR_MAX is enough) holds
  * the detail, e.g. "id.magic reads 0x12345678, not 0x504b5453 (\"PKTS\"): not a pktstats
  * device".
@@ -121,6 +127,20 @@ void pktstats_close(struct pktstats_dev *dev);
  */
 int pktstats_read32(struct pktstats_dev *dev, uint32_t offset, uint32_t *value);
 int pktstats_write32(struct pktstats_dev *dev, uint32_t offset, uint32_t value);
+
+/*
+ * n 32-bit reads, offsets[0..n) in that order, into values[0..n): what n calls of
+ * pktstats_read32() would give (the all-ones rule included; a 64-bit register's low word
+ * before its high word reads a coherent value, as pktstats_read64() does), but a backend may
+ * overlap them. The simulator's sends its requests together (pipelining,
+ * docs/simulator-protocol.md), so a few hundred reads cost about one of its socket polls
+ * rather than one each: what a monitoring scrape of every counter needs. Every offset is
+ * checked before any read. Returns 0, or the first failure's -errno (as pktstats_read32()'s,
+ * with its detail in pktstats_error()); values before the failing read are filled, the rest
+ * are not. n = 0 reads nothing and returns 0.
+ */
+int pktstats_read_many(struct pktstats_dev *dev, const uint32_t *offsets, size_t n,
+		       uint32_t *values);
 
 /*
  * A 48- or 64-bit register at offset (its low word; the high word is at offset + 4), as the

@@ -83,7 +83,7 @@ LIB_ASAN := $(BUILD)/asan/lib/libpktstats.a
 
 C_TESTS := $(patsubst sw/driver/test/%.c,$(BUILD)/asan/test/%,$(sort $(wildcard sw/driver/test/test_*.c)))
 
-.PHONY: all deps lint formal test synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat demo-monitor install bitstream
+.PHONY: all deps lint formal test test-binaries synth synth-evcap sim-trace bench soak fuzz regmap regmap-check clean demo demo-latency demo-isl demo-flowlat demo-monitor install bitstream
 .DELETE_ON_ERROR:
 
 all: deps $(LIB) $(BUILD)/bin/pktstats-sim $(BUILD)/bin/pktstats $(BUILD)/bin/pktstats-exporter
@@ -155,8 +155,15 @@ $(eval $(call verilator_harness,$(BUILD)/tb/stamp_meta_fifo/test_stamp_meta_fifo
 $(eval $(call verilator_harness,$(BUILD)/tb/flowlat/test_flowlat_core,flowlat_core,$(RTL_FLOWLAT),tb/flowlat/test_flowlat_core.cpp,$(SANITIZE) -lz,$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix,flowlat_ipfix,$(RTL_FLOWLAT),tb/flowlat/test_flowlat_ipfix.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/flowlat_block/test_flowlat_block,flowlat_block,$(RTL_FLOWLAT) rtl/gen/flowlat_regs.v,tb/flowlat/test_flowlat_block.cpp,$(SANITIZE),$(LIB_ASAN)))
-$(eval $(call verilator_harness,$(BUILD)/tb/stamp/test_stamp,pktstats_core,$(RTL_ALL),tb/stamp/test_stamp.cpp,$(SANITIZE),$(LIB_ASAN)))
 $(eval $(call verilator_harness,$(BUILD)/tb/core/test_pktstats_core,pktstats_core,tb/core/pktstats_core.vlt $(RTL_ALL),tb/core/test_pktstats_core.cpp,$(SANITIZE),$(LIB_ASAN)))
+# The wire-timestamp harness drives the same sanitized core: linked against that model, not a
+# second Verilation and compile of it (tb/common/verilated_harness.mk)
+$(BUILD)/tb/stamp/test_stamp: $(BUILD)/tb/core/test_pktstats_core tb/stamp/test_stamp.cpp \
+		tb/common/verilated_harness.mk $(TB_HEADERS)
+	@mkdir -p $(@D)
+	+$(MAKE) --no-print-directory -C $(BUILD)/tb/core/obj -f Vpktstats_core.mk \
+		-f $(CURDIR)/tb/common/verilated_harness.mk HARNESS=$(CURDIR)/tb/stamp/test_stamp.cpp \
+		BINARY=$(abspath $@) $(abspath $@) >$(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
 $(eval $(call verilator_harness,$(BUILD)/bench/evcap/test_evcap,evcap_core,tb/evcap/evcap.vlt $(RTL_EVCAP),tb/evcap/test_evcap.cpp,-DNDEBUG,$(LIB)))
 
 # ---------------------------------------------------------------------------------------------
@@ -469,10 +476,19 @@ TEST_BINARIES += $(BUILD)/bin/pktstats-exporter $(BUILD)/asan/bin/pktstats-expor
 # The examples of the docs build against the release library (tb/docs/test_doc_examples.py).
 TEST_BINARIES += $(LIB)
 # The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
-TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,payload stream ingest exporter_config accept)
+TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,payload stream ingest exporter_config accept ipfix)
 
-test: deps $(TEST_BINARIES)
-	@$(PYTHON) scripts/run_tests.py \
+# The tests that need nothing the build makes: they run beside it (scripts/run_tests.py --build)
+TESTS_WITHOUT_BUILD := regmap-fresh lint formal formal_mutants test_build_tcl test_constraints \
+	synth test_alert_rules test_isl_frames test_victoria test_prometheus test_isl_dissector
+
+test-binaries: $(TEST_BINARIES)
+
+# JOBS tests at a time, the longest first, the build beside the proofs (docs/testing.md)
+test: deps
+	@$(PYTHON) scripts/run_tests.py --jobs $(JOBS) \
+		--build "$(MAKE) --no-print-directory -j$(JOBS) test-binaries" \
+		$(addprefix --no-build ,$(TESTS_WITHOUT_BUILD)) \
 		"regmap-fresh=$(PYTHON) regmap/regmap_gen.py --check" \
 		"lint=$(MAKE) --no-print-directory lint" \
 		"formal=$(PYTHON) tb/formal/formal.py" \
@@ -559,7 +575,7 @@ test: deps $(TEST_BINARIES)
 # one after the other); not part of `make test`, which replays the kept inputs instead
 # (tb/fuzz/corpus, tb/fuzz/regressions) through the same targets built with gcc, ASan and UBSan.
 
-FUZZ_TARGETS := payload stream ingest exporter_config accept
+FUZZ_TARGETS := payload stream ingest exporter_config accept ipfix
 # The exporter's targets compile its sources (and what they use) in, like decode.c above.
 FUZZ_EXPORTER_SRC_ingest := sw/tools/exporter/stat_ingest.c sw/driver/src/decode.c sw/driver/src/sojourn.c
 FUZZ_EXPORTER_SRC_exporter_config := sw/tools/exporter/config.c sw/tools/pktstats/args.c
@@ -587,6 +603,15 @@ $(BUILD)/asan/tb/fuzz/replay_%: tb/fuzz/replay.c tb/fuzz/fuzz_%.c tb/fuzz/fuzz_c
 $(foreach t,ingest exporter_config accept,$(eval \
 $(BUILD)/asan/tb/fuzz/replay_$(t): tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c tb/fuzz/fuzz_common.h $(filter sw/tools/%,$(FUZZ_EXPORTER_SRC_$(t))) $(EXPORTER_HEADERS) $(LIB_ASAN) $(LIB_HEADERS) ; \
 	@mkdir -p $$(@D) && $(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(FUZZ_EXPORTER_FLAGS) tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c $(filter sw/tools/%,$(FUZZ_EXPORTER_SRC_$(t))) $(LIB_ASAN) -o $$@))
+
+# The IPFIX parser is in the library: flowlat.c compiled in, the rest of the library linked
+$(BUILD)/fuzz/fuzz_ipfix: tb/fuzz/fuzz_ipfix.c tb/fuzz/fuzz_common.h sw/driver/src/flowlat.c $(LIB) $(LIB_HEADERS) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< sw/driver/src/flowlat.c $(LIB) $(LIB_LIBS) -o $@
+
+$(BUILD)/asan/tb/fuzz/replay_ipfix: tb/fuzz/replay.c tb/fuzz/fuzz_ipfix.c tb/fuzz/fuzz_common.h $(LIB_ASAN) $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) tb/fuzz/replay.c tb/fuzz/fuzz_ipfix.c $(LIB_ASAN) $(LIB_LIBS) -o $@
 
 fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 	@tb/fuzz/run_fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)

@@ -8,6 +8,7 @@ goes wrong.
     bench/bench_exporter.py --exporter build/bin/pktstats-exporter \
         --gen build/bench/decode/gen_stat_pcap [--events 10000000] [--runs 3] [--seconds 1.5]
         [--switches 8] [--scrapes 50] [--feed-pps 2000] [--only ingest|scrape]
+        [--ingest build/bench/exporter/bench_ingest]
 
 Needs root (a network namespace, veth pairs, packet sockets): the script re-runs itself under
 `unshare --net` (tb/common/pktstats_sim.py's in_private_network(): loopback up, IPv6 off) and
@@ -623,6 +624,8 @@ def main():
                              "scraping (default 2000: about 0.7 M events/s each)")
     parser.add_argument("--only", choices=("ingest", "scrape"),
                         help="one part: ingest (1 and 2) or scrape (3)")
+    parser.add_argument("--ingest", help="bench/bench_ingest.c's program: first, the exporter's "
+                                         "ingest of the same capture in memory (0.)")
     options = parser.parse_args()
     options.exporter = os.path.abspath(options.exporter)
     options.gen = os.path.abspath(options.gen)
@@ -659,6 +662,14 @@ def main():
                                            size / 1e6))
             print("load average at the start: %.2f (%d cores)" % (os.getloadavg()[0],
                                                                   os.cpu_count()), flush=True)
+            if options.ingest and options.only != "scrape":
+                # 0. the exporter's own code, in memory: what the veth replay adds to is known
+                print("0. in memory (%s, the capture read once, 9 rounds, medians):"
+                      % os.path.relpath(options.ingest, ROOT), flush=True)
+                memory = subprocess.run([os.path.abspath(options.ingest), pcap, "9"],
+                                        check=True, capture_output=True, text=True)
+                print("".join("   " + line + "\n" for line in memory.stdout.splitlines()),
+                      end="", flush=True)
             ingest = None
             if options.only != "scrape":
                 veth_pair("vethA", "vethB")

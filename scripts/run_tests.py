@@ -1,36 +1,44 @@
 #!/usr/bin/env python3
 """Run the pktstats regression and print one summary line: `N passed, N failed, N skipped`.
 
-Each argument is NAME=COMMAND. A command either speaks TAP ("ok 1 - name", "not ok 2 - name",
+usage: run_tests.py [--jobs N] [--build COMMAND] [--no-build NAME]... NAME=COMMAND...
+
+Each NAME=COMMAND is a test. A command either speaks TAP ("ok 1 - name", "not ok 2 - name",
 "ok 3 - name # SKIP why", plan "1..N"), and then every test point counts, or it does not, and
 then its exit status counts as one test. A TAP command that exits non-zero without reporting a
 failure, or reports fewer points than its plan, counts one more failure, so a crash never
 passes. Output goes to build/test-logs/NAME.log; failures print their log's tail.
+
+The tests run --jobs at a time (default: the cores), the longest first, so that the cores stay
+busy to the end: the times are the last run's (build/test-logs/times.json) or, on a fresh
+clone, scripts/test_times.json; a test neither knows is taken for a long one. With --build, the
+build runs first, beside the tests named by --no-build (the proofs, the lint: they need nothing
+it makes), and the others start when it has succeeded (if it fails, they are not run: each
+counts as a failure). Each test's result is printed as it ends; at the end, the ten slowest.
 """
 
+import argparse
+import concurrent.futures
+import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 TAP_RESULT = re.compile(r"^(not ok|ok)\b(?:\s+\d+)?(?:\s*-\s*)?(.*)$")
 TAP_PLAN = re.compile(r"^1\.\.(\d+)")
+HERE = os.path.dirname(os.path.abspath(__file__))
+print_lock = threading.Lock()
 
 
-def run(name, command, log_dir):
-    log_path = os.path.join(log_dir, name + ".log")
-    start = time.monotonic()
-    with open(log_path, "w") as log:
-        proc = subprocess.run(command, shell=True, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, errors="replace")
-        log.write(proc.stdout)
-    elapsed = time.monotonic() - start
-
+def count(output, returncode):
+    """(passed, failed, skipped, failure lines) of one test's output and exit status."""
     passed = failed = skipped = 0
     plan = None
     failures = []
-    for line in proc.stdout.splitlines():
+    for line in output.splitlines():
         match = TAP_RESULT.match(line)
         if match:
             if match.group(1) == "ok":
@@ -48,42 +56,131 @@ def run(name, command, log_dir):
 
     tap = passed + failed + skipped > 0 or plan is not None
     if not tap:
-        if proc.returncode == 0:
+        if returncode == 0:
             passed = 1
         else:
             failed = 1
     else:
-        if proc.returncode != 0 and failed == 0:
+        if returncode != 0 and failed == 0:
             failed += 1
-            failures.append(f"exited with status {proc.returncode} without reporting a failure")
+            failures.append(f"exited with status {returncode} without reporting a failure")
         if plan is not None and passed + failed + skipped < plan:
             failed += 1
             failures.append(f"reported {passed + failed + skipped} of {plan} planned tests")
+    return passed, failed, skipped, failures
 
-    status = "FAIL" if failed else "ok"
-    print(f"{status:4} {name:28} {passed:6} passed {failed:3} failed {skipped:3} skipped"
-          f"  {elapsed:7.1f} s", flush=True)
+
+def report(name, result, elapsed, log_path, output):
+    passed, failed, skipped, failures = result
+    lines = [f"{'FAIL' if failed else 'ok':4} {name:28} {passed:6} passed {failed:3} failed "
+             f"{skipped:3} skipped  {elapsed:7.1f} s"]
     if failed:
-        for line in failures[:20]:
-            print(f"     {line}")
-        tail = proc.stdout.splitlines()[-15:]
-        print(f"     --- last lines of {log_path} ---")
-        for line in tail:
-            print(f"     | {line}")
-    return passed, failed, skipped
+        lines += [f"     {line}" for line in failures[:20]]
+        if output:
+            lines.append(f"     --- last lines of {log_path} ---")
+            lines += [f"     | {line}" for line in output.splitlines()[-15:]]
+    with print_lock:
+        print("\n".join(lines), flush=True)
+
+
+def run(name, command, log_dir, tap=True):
+    """Runs one test (tap: its output may speak TAP; else only its exit status counts);
+    returns (passed, failed, skipped, failures), its time."""
+    log_path = os.path.join(log_dir, name + ".log")
+    start = time.monotonic()
+    # Its own session: a test that leaves a process behind does not hold the others' output
+    proc = subprocess.run(command, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          stdin=subprocess.DEVNULL, text=True, errors="replace",
+                          start_new_session=True)
+    elapsed = time.monotonic() - start
+    with open(log_path, "w") as log:
+        log.write(proc.stdout)
+    result = count(proc.stdout if tap else "", proc.returncode)
+    report(name, result, elapsed, log_path, proc.stdout)
+    return result, elapsed
+
+
+def known_times(log_dir):
+    """Seconds by test name: the committed table, then the last run's over it."""
+    times = {}
+    for path in (os.path.join(HERE, "test_times.json"), os.path.join(log_dir, "times.json")):
+        try:
+            with open(path) as f:
+                times.update({k: float(v) for k, v in json.load(f).items()})
+        except (OSError, ValueError, AttributeError):
+            pass
+    return times
 
 
 def main(argv):
-    log_dir = os.environ.get("TEST_LOG_DIR", "build/test-logs")
-    os.makedirs(log_dir, exist_ok=True)
-    totals = [0, 0, 0]
-    for arg in argv[1:]:
+    parser = argparse.ArgumentParser(description="Run the pktstats regression.")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="tests at a time (default: the cores)")
+    parser.add_argument("--build", help="the command that builds what the tests need")
+    parser.add_argument("--no-build", action="append", default=[], metavar="NAME",
+                        help="a test that needs nothing --build makes (runs beside it)")
+    parser.add_argument("tests", nargs="*", metavar="NAME=COMMAND")
+    args = parser.parse_args(argv[1:])
+    if args.jobs < 1:
+        print(f"run_tests: --jobs {args.jobs}: must be 1 or more", file=sys.stderr)
+        return 2
+    tests = []
+    for arg in args.tests:
         name, sep, command = arg.partition("=")
-        if not sep:
+        if not sep or not name:
             print(f"run_tests: bad argument '{arg}', expected NAME=COMMAND", file=sys.stderr)
             return 2
-        for i, count in enumerate(run(name, command, log_dir)):
-            totals[i] += count
+        tests.append((name, command))
+    names = [name for name, _ in tests]
+    unknown = sorted(set(args.no_build) - set(names))
+    if unknown or len(set(names)) != len(names):
+        what = f"--no-build names no test: {', '.join(unknown)}" if unknown else "a test named twice"
+        print(f"run_tests: {what}", file=sys.stderr)
+        return 2
+
+    log_dir = os.environ.get("TEST_LOG_DIR", "build/test-logs")
+    os.makedirs(log_dir, exist_ok=True)
+    times = known_times(log_dir)
+    longest = max(times.values(), default=0.0) + 1
+    # The longest first; one no time is known of before them all (it may be long)
+    order = sorted(tests, key=lambda t: -times.get(t[0], longest))
+    early = [t for t in order if t[0] in args.no_build] if args.build else []
+    late = [t for t in order if t not in early]
+
+    wall_start = time.monotonic()
+    results = {}
+    build_ok = True
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {}
+        if args.build:
+            build = pool.submit(run, "build", args.build, log_dir, False)
+            for t in early:
+                futures[pool.submit(run, t[0], t[1], log_dir)] = t[0]
+            build_result, _ = build.result()
+            build_ok = build_result[1] == 0
+        for t in late:
+            if build_ok:
+                futures[pool.submit(run, t[0], t[1], log_dir)] = t[0]
+            else:
+                result = (0, 1, 0, ["not run: the build failed"])
+                report(t[0], result, 0.0, os.path.join(log_dir, "build.log"), "")
+                results[t[0]] = (result, 0.0)
+        for future in concurrent.futures.as_completed(futures):
+            results[futures[future]] = future.result()
+    wall = time.monotonic() - wall_start
+
+    measured = {name: round(elapsed, 1) for name, (_, elapsed) in results.items() if elapsed > 0}
+    try:  # the tests not run this time keep their last time
+        with open(os.path.join(log_dir, "times.json"), "w") as f:
+            json.dump(dict(sorted({**times, **measured}.items())), f, indent=1)
+    except OSError:
+        pass
+    slowest = sorted(measured.items(), key=lambda item: -item[1])[:10]
+    print(f"the ten slowest: " + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in slowest))
+    print(f"{len(results)} tests on {args.jobs} jobs in {wall:.0f} s")
+    totals = [sum(result[i] for result, _ in results.values()) for i in range(3)]
+    if not build_ok:
+        totals[1] += 1  # the build itself
     print(f"{totals[0]} passed, {totals[1]} failed, {totals[2]} skipped")
     return 1 if totals[1] else 0
 

@@ -1439,9 +1439,12 @@ struct SwitchSimulation {
 			}
 		}
 		// The socket and the TAP interfaces are polled when the clock count is a multiple of
-		// the poll interval; the skip ends there and the poll follows it.
+		// the poll interval; the skip ends there and the poll follows it. At or after `cycle`:
+		// a switch that a skip left on a poll's clock has not been clocked there yet (in a
+		// network another switch may take the step after a skip, on a tie), and skipping it
+		// to the next poll would pass over this one: the TAPs were then read seconds late.
 		if (live)
-			until = std::min(until, (cycle | (server_poll_interval - 1)) + 1);
+			until = std::min(until, (cycle + server_poll_interval - 1) & ~(server_poll_interval - 1));
 		return std::max(until, cycle);
 	}
 

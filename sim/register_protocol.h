@@ -29,7 +29,7 @@ struct RegisterRequest {
 enum class ProtocolError : int {
 	syntax = 1,               // wrong number of arguments, not a number, control characters, empty line
 	unknown_command = 2,      // first word is not a command
-	number_out_of_range = 3,  // a number does not fit in 32 bits
+	number_out_of_range = 3,  // a number does not fit in 32 bits (64 for until), or a clock past the last
 	unaligned_address = 4,    // address not a multiple of 4
 	address_out_of_range = 5, // address beyond the register space
 	line_too_long = 6,        // longer than the server's limit; the rest of the line is skipped

@@ -278,6 +278,16 @@ void RegisterServer::handle_line(Client &client, const std::string &line)
 		uint64_t cycle = request.cycle;
 		if (request.relative)
 			cycle = simulation_cycle_ + std::min(cycle, UINT64_MAX - simulation_cycle_);
+		// UINT64_MAX marks a client that waits for no clock: a clock the count cannot reach is
+		// refused, so that the request is answered and the replies after it stay in step.
+		if (cycle == UINT64_MAX) {
+			reply_error(client, ProtocolError::number_out_of_range,
+				    "clock count '" + std::string(request.relative ? "+" : "") +
+					    std::to_string(request.cycle) +
+					    "' is beyond the last clock the simulation can reach (" +
+					    std::to_string(UINT64_MAX - 1) + ")");
+			return;
+		}
 		// In the past: answered at once, with the clock count that shows how late it is
 		if (cycle <= simulation_cycle_) {
 			reply_time(client);

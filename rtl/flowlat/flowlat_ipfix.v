@@ -87,8 +87,13 @@ module flowlat_ipfix #(
 
 localparam [15:0] TEMPLATE_ID = 16'd256;
 localparam [31:0] NTP_OFFSET = 32'd2208988800;  // 1970 - 1900 in seconds
-// 2^64 / 10^9, rounded: nanoseconds times this, over 2^32, is the 2^-32 s fraction
-localparam [34:0] FRACTION_PER_NS = 35'd18446744074;
+// 2^83 / 10^9, rounded (down, by 0.398): nanoseconds times this, over 2^51, is the 2^-32 s
+// fraction. 19 bits below the fraction's unit, so that the nearest is always found: the true
+// fraction ns * 2^23 / 5^9 is never closer than 1 / (2 * 5^9) = 2.56e-7 of a unit to a half,
+// and this constant is off by at most (10^9 - 1) * 0.398 / 2^51 = 1.77e-7 of a unit. (2^64 /
+// 10^9 rounded, over 2^32, was off by up to 0.068 of a unit: about 3% of the fractions were
+// rounded up where the nearest is below.)
+localparam [53:0] FRACTION_PER_NS = 54'd9671406556917033;
 localparam [2:0] S_IDLE = 3'd0, S_PREFIX = 3'd1, S_RECORD = 3'd2, S_FLUSH = 3'd3;
 
 function [15:0] sum16;  // one's complement sum of two 16-bit words
@@ -228,19 +233,12 @@ wire [31:0]  low = event_data[286:255];
 wire [7:0]   profile = {5'd0, event_data[289:287]};
 wire [7:0]   group = {4'd0, event_data[293:290]};
 wire [7:0]   kind = {6'd0, event_data[295:294]};
-// nanoseconds as a 2^-32 s fraction: ns * 2^64 / 10^9, divided by 2^32 rounded to the
-// nearest (ties to even)
-function [31:0] fraction_of;
-    input [29:0] ns;
-    reg   [63:0] product;
-    begin
-        product = {34'd0, ns} * {29'd0, FRACTION_PER_NS};
-        fraction_of = product[63:32] +
-                      {31'd0, product[31] && (|product[30:0] || product[32])};
-    end
-endfunction
+// nanoseconds as a 2^-32 s fraction: ns * 2^83 / 10^9, divided by 2^51 rounded to the
+// nearest (no ties: the true fraction is never a half, see FRACTION_PER_NS)
+wire [83:0]  fraction_product = {54'd0, tx_nanoseconds} * {30'd0, FRACTION_PER_NS};
+wire [31:0]  ntp_fraction = fraction_product[82:51] + {31'd0, fraction_product[50]};
+wire         unused = &{1'b0, fraction_product[83], fraction_product[49:0]};
 wire [31:0]  ntp_seconds = tx_seconds + NTP_OFFSET;
-wire [31:0]  ntp_fraction = fraction_of(tx_nanoseconds);
 
 function [31:0] bytes4;  // a 32-bit value's bytes in order
     input [31:0] v;

@@ -51,6 +51,7 @@ bad command lines, messages written here, and end to end on the simulated switch
 import argparse
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -80,8 +81,8 @@ EVENT_KEYS = ["time_ns", "type", "src", "sport", "dst", "dport", "protocol", "in
               "last_residence", "max_residence", "packets", "age_us", "breach"]
 SUMMARY_KEYS = ["type", "device", "observation_domain", "datagrams", "messages", "templates",
                 "records", "events", "absolute_events", "high_events", "low_events", "malformed",
-                "records_missing", "sequence_errors", "other_domain", "in_breach", "evicted",
-                "lookups", "lookups_failed"]
+                "records_missing", "sequence_errors", "resyncs", "kernel_drops", "other_domain",
+                "in_breach", "not_watched", "evicted", "lookups", "lookups_failed"]
 
 # ---- IPFIX messages as the block writes them (docs/flowlat.md, "The IPFIX exporter") ----
 
@@ -275,6 +276,11 @@ def check_written(tap, cli, work):
         (b"this is not an IPFIX message at all, only garbage", "bad_version"),
         (message(2, 7, [low], pen=1234, template=True), "bad_template"),
         (message(2, 7, [low]) + b"\0", "bad_length"),
+        # values the block cannot send (they were printed as events: ingress 4294967295)
+        (message(2, 7, [dict(low, ingress=9)]), "impossible_field"),
+        (message(2, 7, [dict(low, egress=4)]), "impossible_field"),
+        (message(2, 7, [dict(low, group=16)]), "impossible_field"),
+        (message(2, 7, [dict(low, occupancy=2**20)]), "impossible_field"),
     ]
     datagrams = [good1] + [d for d, _ in malformed] + [
         message(0, 8, [other], template=True),      # another observation domain
@@ -300,7 +306,8 @@ def check_written(tap, cli, work):
     reasons_ok = len(reported) == len(malformed) and all(
         "(%s)" % reason in line and "127.0.0.1:" in line for line, (_, reason) in zip(reported, malformed))
     tap.point(reasons_ok, "malformed datagrams (truncated, version 9, garbage, another "
-              "enterprise number, a trailing byte): each reported with its reason and source",
+              "enterprise number, a trailing byte, 4 values the block cannot send): each reported "
+              "with its reason and source",
               err)
     try:
         lines = json_lines(out)
@@ -322,8 +329,9 @@ def check_written(tap, cli, work):
                     "datagrams": 1 + len(malformed) + 4, "messages": 4, "templates": 2,
                     "records": 4, "events": 4, "absolute_events": 2, "high_events": 1,
                     "low_events": 1, "malformed": len(malformed), "records_missing": 3,
-                    "sequence_errors": 0, "other_domain": 1, "in_breach": 0, "evicted": 0,
-                    "lookups": 0, "lookups_failed": 0}
+                    "sequence_errors": 0, "resyncs": 0, "kernel_drops": 0, "other_domain": 1,
+                    "in_breach": 0, "not_watched": 0, "evicted": 0, "lookups": 0,
+                    "lookups_failed": 0}
     tap.point(summary == want_summary and list(summary) == SUMMARY_KEYS,
               "summary: messages, templates, records, events by kind, malformed, the gap of 3 "
               "as records missing, the other domain, no flow in breach (HIGH then LOW)",
@@ -335,7 +343,8 @@ def check_written(tap, cli, work):
     try:
         watch.started()
         start = time.monotonic()
-        send([message(10, 9, [high, absolute], template=True), message(4, 9, [event(1, 7)])], port)
+        send([message(10, 9, [high, absolute], template=True), message(4, 9, [event(1, 7)]),
+              message(2005, 9, [event(1, 8)])], port)  # 2000 ahead: more than a message holds
         status = watch.wait(30)
         took = time.monotonic() - start
     finally:
@@ -348,10 +357,12 @@ def check_written(tap, cli, work):
     fields = dict(line.split(None, 1) for line in text[4:] if line.strip())
     tap.point(status == 0 and 1.3 < took < 5 and heading_ok and rows_ok
               and fields.get("in-breach") == "1" and fields.get("sequence-errors") == "1"
-              and fields.get("records-missing") == "0" and fields.get("events") == "3",
+              and fields.get("records-missing") == "0" and fields.get("events") == "4"
+              and fields.get("resyncs") == "1",
               "duration 1500ms ends it (exit 0); text: a heading, one aligned line per event, "
-              "the summary; a sequence number going back counted as a sequence error; the flow "
-              "whose LOW never came counted in breach",
+              "the summary; a sequence number going back counted as a sequence error, one 2000 "
+              "records ahead (more than a message holds) as a resynchronisation, none missing; "
+              "the flow whose LOW never came counted in breach",
               "exit %s after %.2f s\n%s" % (status, took, "\n".join(text)))
 
     # SIGTERM: clean, the summary; a port already taken: exit 1
@@ -370,6 +381,134 @@ def check_written(tap, cli, work):
     tap.point(r.returncode == 1 and "127.0.0.1:%d" % port in r.stderr and not r.stdout,
               "the port taken by another watch: exit 1, naming the address",
               "exit %s\n%s" % (r.returncode, r.stderr))
+
+
+# ---- 2a. Floods: the flows in breach bounded, the kernel's drops counted ----
+
+def check_floods(tap, cli, work, seed):
+    port = free_udp_port()
+    per_message = 1364  # a whole 65535-byte message of HIGH records, every one a new flow
+    flows = [dict(event(2, 0), src=0x0b000000 + i, sport=i % 65536) for i in range(8 * per_message)]
+    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="flood")
+    try:
+        watch.started()
+        send([message(k * per_message, 7, flows[k * per_message:(k + 1) * per_message])
+              for k in range(8)], port)
+        time.sleep(0.5)
+        status = watch.stop(signal.SIGTERM)
+    finally:
+        watch.stop(signal.SIGKILL)
+    lines = watch.out().splitlines()
+    summary = json.loads(lines[-1]) if lines else {}
+    said = [line for line in watch.err().splitlines() if "watched already" in line]
+    got = {k: summary.get(k) for k in ("high_events", "in_breach", "not_watched", "records_missing")}
+    want = {"high_events": len(flows), "in_breach": 8192, "not_watched": len(flows) - 8192,
+            "records_missing": 0}
+    tap.point(status == 0 and got == want and len(said) == 1,
+              "%d flows in breach (HIGH, no LOW): 8192 watched (the flow table's entries), the "
+              "rest counted not-watched and said once; exit 0 on SIGTERM" % len(flows),
+              "exit %s\ngot %s\nwant %s\n%s" % (status, got, want, watch.err()[-600:]))
+
+    # Churn near the bound: HIGHs and LOWs in random order over a table nearly half full (its
+    # index), LOWs of flows never watched among them; the flows still in breach at the end
+    # are those a set says (the index's deletions keep every flow findable)
+    rng = random.Random(seed)
+    port = free_udp_port()
+    pool = [dict(event(2, 0), src=0x0c000000 + rng.randrange(1 << 20), sport=rng.randrange(65536))
+            for _ in range(12000)]
+    keys = list({(e["src"], e["sport"]): e for e in pool}.values())
+    watched, events = set(), []
+    for e in keys[:8000]:                      # 8000 HIGHs
+        events.append(e)
+        watched.add((e["src"], e["sport"]))
+    for _ in range(3):
+        for e in rng.sample(keys[:8000 + 1000], 3000):   # LOWs, some of flows never watched
+            events.append(dict(e, kind=3))
+            watched.discard((e["src"], e["sport"]))
+        for e in rng.sample(keys, 3000):                # HIGHs, some of flows still watched
+            if len(watched) < 8192 or (e["src"], e["sport"]) in watched:
+                events.append(e)
+                watched.add((e["src"], e["sport"]))
+    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="churn")
+    try:
+        watch.started()
+        send([message(k, 7, events[k:k + per_message]) for k in range(0, len(events), per_message)],
+             port)
+        time.sleep(0.5)
+        status = watch.stop(signal.SIGTERM)
+    finally:
+        watch.stop(signal.SIGKILL)
+    lines = watch.out().splitlines()
+    summary = json.loads(lines[-1]) if lines else {}
+    tap.point(status == 0 and summary.get("events") == len(events)
+              and summary.get("in_breach") == len(watched) and summary.get("not_watched") == 0,
+              "%d HIGH and LOW events in random order over up to 8192 flows: the flows in breach "
+              "at the end are exactly those whose HIGH came last (%d)" % (len(events), len(watched)),
+              "exit %s, events %s, in breach %s, not watched %s"
+              % (status, summary.get("events"), summary.get("in_breach"), summary.get("not_watched")))
+
+    # Colliding flows: keys with one home slot of the watch's index (its hash, written again
+    # here), A watched before B; A's LOW, then B's: B must still be found where the probe put it
+    home = lambda e: ((((e["src"] << 32 | e["dst"]) ^ (e["sport"] << 24 | e["dport"] << 8
+                                                         | e["protocol"])) * 0x9e3779b97f4a7c15
+                       % 2**64) >> 32) % 16384
+    first, by_home, pair = event(2, 0), {}, None
+    for sport in range(65536):
+        e = dict(first, sport=sport)
+        if home(e) in by_home:
+            pair = (by_home[home(e)], e)
+            break
+        by_home[home(e)] = e
+    a, b = pair
+    port = free_udp_port()
+    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="collide")
+    try:
+        watch.started()
+        send([message(0, 7, [a, b, dict(a, kind=3), dict(b, kind=3)])], port)
+        time.sleep(0.3)
+        status = watch.stop(signal.SIGTERM)
+    finally:
+        watch.stop(signal.SIGKILL)
+    lines = watch.out().splitlines()
+    summary = json.loads(lines[-1]) if lines else {}
+    tap.point(status == 0 and summary.get("events") == 4 and summary.get("in_breach") == 0,
+              "two flows of one hash slot: HIGH, HIGH, LOW of the first, LOW of the second: none "
+              "left in breach", "exit %s, %s" % (status, summary))
+
+    # Stopped, the watch cannot read: the socket's buffer fills and the kernel drops the rest.
+    # Every datagram sent is read or counted dropped (the kernel's own count, SO_RXQ_OVFL).
+    port = free_udp_port()
+    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="drops")
+    sent = 3000
+    try:
+        watch.started()
+        watch.process.send_signal(signal.SIGSTOP)
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        batch = [event(1, n) for n in range(100)]  # 4.8 kB each: 14 MB in all, more than fits
+        for k in range(sent):
+            s.sendto(message(100 * k, 7, batch), ("127.0.0.1", port))
+        s.close()
+        watch.process.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # until it has read what the buffer held
+            size = os.path.getsize(watch.out_path)
+            time.sleep(0.5)
+            if os.path.getsize(watch.out_path) == size:
+                break
+        # the kernel tells the drops with the next datagram it queues
+        send([message(100 * sent, 7, [event(1, 0)])], port)
+        sent += 1
+        time.sleep(0.5)
+        status = watch.stop(signal.SIGTERM)
+    finally:
+        watch.stop(signal.SIGKILL)
+    lines = watch.out().splitlines()
+    summary = json.loads(lines[-1]) if lines else {}
+    read, dropped = summary.get("datagrams", 0), summary.get("kernel_drops", 0)
+    tap.point(status == 0 and dropped > 0 and read + dropped == sent,
+              "%d datagrams into a stopped watch, then one more: those read and those the kernel "
+              "dropped (its count, kernel-drops) add up to all of them" % (sent - 1),
+              "exit %s, read %s, kernel drops %s" % (status, read, dropped))
 
 
 # ---- 2b. The device gone while a flow is in breach ----
@@ -679,6 +818,7 @@ def main():
     tap.comment("seed %d (replay: %s --seed %d)" % (seed, " ".join(sys.argv[:3]), seed))
     parts = [("usage", lambda work: check_usage(tap, cli, work)),
              ("messages written here", lambda work: check_written(tap, cli, work)),
+             ("floods", lambda work: check_floods(tap, cli, work, seed)),
              ("the device gone", lambda work: check_device_gone(tap, simulator, cli, work))]
     if why is None:
         parts.append(("end to end", lambda work: check_live(tap, simulator, cli, seed, work)))

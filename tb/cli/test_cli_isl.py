@@ -68,6 +68,7 @@ def main():
         secret = write(work, "secret", "s3cret\n")
         empty = write(work, "empty", "")
         long_secret = write(work, "long", "x" * 257 + "\n")
+        nul_secret = write(work, "nul", "ab\0cdef\n")    # was the key "ab", silently
         missing = os.path.join(work, "no-such-file")
         S = ["switch", SW, "secret-file", secret]
 
@@ -105,6 +106,8 @@ def main():
              ["secret-file '%s'" % empty]),
             ("secret-file of 257 bytes", ["switch", SW, "secret-file", long_secret],
              ["secret-file '%s'" % long_secret]),
+            ("secret-file with a NUL byte", ["switch", SW, "secret-file", nul_secret],
+             ["secret-file '%s'" % nul_secret, "NUL byte"]),
             ("interval 0", S + ["interval", "0"], ["interval '0'"]),
             ("interval 0s", S + ["interval", "0s"], ["interval '0s'"]),
             ("interval abc", S + ["interval", "abc"], ["interval 'abc'"]),
@@ -130,6 +133,11 @@ def main():
             ("config: a keyword without its value", "interval\n", 1,
              ["'interval' needs a value"]),
             ("config: a bad switch", "switch %s,7=lo\n" % DEV, 1, ["'7'"]),
+            ("config: a line longer than 510 characters", "rounds 2\n# " + "x" * 509 + "\n", 2,
+             ["longer than 510"]),
+            # a NUL ended the line for strlen: its length and the text after it went unseen
+            ("config: a NUL byte in a line", "rounds 2\ninterval 1s\0" + "x" * 600 + "\n", 2,
+             ["NUL byte"]),
         ]
         for i, (name, text, line, words) in enumerate(files):
             path = write(work, "config%d" % i, text)

@@ -686,8 +686,7 @@ struct Bench {
 			return which + "NTP seconds " + std::to_string(be32(f, at)) + " for " + std::to_string(e.tx_seconds);
 		unsigned __int128 scaled = ((unsigned __int128)e.tx_ns << 32) + 500000000u;
 		uint64_t fraction = (uint64_t)(scaled / 1000000000u);
-		int64_t diff = (int64_t)be32(f, at + 4) - (int64_t)fraction;
-		if (fraction > 0xffffffffu || diff < -1 || diff > 1)
+		if (fraction > 0xffffffffu || be32(f, at + 4) != fraction) /* the nearest */
 			return which + "NTP fraction " + std::to_string(be32(f, at + 4)) + " for " +
 			       std::to_string(e.tx_ns) + " ns (" + std::to_string(fraction) + ")";
 		if (be32(f, at + 8) != e.src_ip || be32(f, at + 12) != e.dst_ip)

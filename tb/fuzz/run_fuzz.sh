@@ -30,6 +30,7 @@ for target in "$@"; do
 	# Records of the stream target hold whole frames; a few of them fit in 12000 bytes.
 	case $target in
 	stream) max_len=12000 ;;
+	ipfix) max_len=65535 ;; # one datagram: up to a whole IPFIX message
 	*) max_len=10000 ;;
 	esac
 	pids=""

@@ -1828,6 +1828,16 @@ void test_server_until()
 	}
 	require_equal(line, std::string("ok 1624 203"), "until +3's reply");
 	require_equal(server.wake_cycle(), UINT64_MAX, "nothing waited for");
+	// A clock the 64-bit count cannot reach is refused, and the replies after it stay in step.
+	client.send("until 18446744073709551615\nuntil +18446744073709551615\nuntil +18446744073709551412\ntime\n");
+	require_equal(await_line(server, backend, client),
+		      std::string("error 3 clock count '18446744073709551615' is beyond the last clock the "
+				  "simulation can reach (18446744073709551614)"), "until the last 64-bit count");
+	require(starts_with(await_line(server, backend, client), "error 3 clock count '+18446744073709551615'"),
+		"until + the last 64-bit count");
+	require(starts_with(await_line(server, backend, client), "error 3 clock count '+18446744073709551412'"),
+		"until + a count that passes the last clock from clock 203");
+	require_equal(await_line(server, backend, client), std::string("ok 1624 203"), "time after them");
 	await_end(server, backend, closing);
 }
 

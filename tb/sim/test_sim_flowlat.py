@@ -309,7 +309,7 @@ def run(tap, simulator, seed, work):
                       "residence": e["residence"], "kind": e["kind"], "group": e["group"],
                       "profile": e["profile"], "high": high, "low": low}
             diff = {k: (r[k], v) for k, v in expect.items() if r[k] != v}
-            if abs(r["fraction"] - fraction) > 1:
+            if r["fraction"] != fraction:  # the nearest (docs/flowlat.md)
                 diff["fraction"] = (r["fraction"], fraction)
             if diff:
                 problems.append("flow %s event %d: %s" % (flow, i, diff))

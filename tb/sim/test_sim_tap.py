@@ -12,7 +12,10 @@ would:
   - a frame longer than a MAC port carries is skipped and reported, never cut;
   - bad tap= arguments are usage errors;
   - in a network of two switches joined by a cable, TAP interfaces on port 0.0 and port 1.3:
-    broadcasts sent into either come out of the other, through both switches and the cable.
+    broadcasts sent into either come out of the other, through both switches and the cable;
+  - in a network of two switches on equal clocks (the default 0 ppm, idle skipping on), with a
+    TAP on each: frames sent one by one into switch 1's enter it one by one (a tie after an idle
+    skip once left the second switch's TAP unread until something else happened in it).
 Without root, network namespaces or /dev/net/tun, the checks are reported as skipped.
 """
 
@@ -29,6 +32,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "common"))
 from pktstats_sim import Connection, enter_namespace, registers as register_addresses  # noqa: E402
+from oam_frames import read_pcap  # noqa: E402
 
 NAMESPACE = f"pstap{os.getpid() % 100000}"
 EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
@@ -208,6 +212,57 @@ def run_network(sim, work):
           f"status {proc.returncode}\n" + out[-800:] + err)
 
 
+def run_equal_clocks(sim, work):
+    """Two switches on equal clocks, no cable, TAP interfaces on 0.0 and 1.0, port 1.1 into a
+    pcap (simulated time). Frames sent one by one into switch 1's TAP, 0.1 s apart while the
+    network idles, must each enter at switch 1's next poll of its TAP (256 clocks): they come
+    out apart, as sent. When a tie after an idle skip gave the step to switch 0 only, switch 1
+    was skipped past its polls and read its TAP only when something else happened in it: the
+    frames waited (seconds, on a run with a client) and came out together, back to back."""
+    out_path = os.path.join(work, "equal1.pcap")
+    proc = subprocess.Popen(["ip", "netns", "exec", NAMESPACE, sim, "--switches", "2",
+                             "--port", "0.0:tap=pste0", "--port", "1.0:tap=pste1",
+                             "--port", "1.1:out=" + out_path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    count, source = 8, bytes.fromhex("020000000e01")
+    try:
+        enter_namespace(NAMESPACE)
+        for _ in range(200):
+            try:
+                if socket.if_nametoindex("pste0") and socket.if_nametoindex("pste1"):
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the TAP interfaces of the network did not appear")
+        tap = packet_socket("pste1")
+        for i in range(count):
+            tap.send(frame(b"\xff" * 6, source, 700 + i))
+            time.sleep(0.1)
+        time.sleep(1)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+    got = [(t, struct.unpack_from("!I", data, 14)[0] - 700)
+           for t, data in (read_pcap(out_path) if os.path.exists(out_path) else [])
+           if ours(data) and data[6:12] == source]
+    gaps = [b[0] - a[0] for a, b in zip(got, got[1:])]
+    # 0.1 s of the host's time is far more than 20 us of the simulator's, even on a loaded
+    # machine; frames read together are a wire time apart (under 1 us)
+    check("equal clocks: frames sent 0.1 s apart into switch 1's TAP enter one by one, in order "
+          "(at least 20 us of simulated time apart)",
+          [n for _, n in got] == list(range(count)) and min(gaps) >= 20000,
+          f"frames {[n for _, n in got]}, gaps (ns) {gaps}\n" + out[-400:] + err[-400:])
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -224,7 +279,8 @@ def main():
              "the summary names the TAP ports and the skipped frame",
              "network: broadcasts into the TAP of switch 0 come out of switch 1's, over the cable, whole and in order",
              "network: broadcasts into the TAP of switch 1 come out of switch 0's, over the cable, whole and in order",
-             "network: SIGINT ends the run with status 0, the summary names both TAP ports"]
+             "network: SIGINT ends the run with status 0, the summary names both TAP ports",
+             "equal clocks: frames sent 0.1 s apart into switch 1's TAP enter one by one, in order (at least 20 us of simulated time apart)"]
     setup = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
     if not os.path.exists("/dev/net/tun") or setup.returncode != 0:
         why = "no /dev/net/tun" if not os.path.exists("/dev/net/tun") else setup.stderr.strip()
@@ -244,6 +300,13 @@ def main():
                 run_network(sim, work)
             except (OSError, RuntimeError, subprocess.SubprocessError) as error:
                 check("the network TAP run completed", False, str(error))
+            setup = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
+            try:
+                if setup.returncode != 0:
+                    raise RuntimeError("ip netns add: " + setup.stderr.strip())
+                run_equal_clocks(sim, work)
+            except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+                check("the equal-clocks TAP run completed", False, str(error))
     for i, (name, passed, detail) in enumerate(results, 1):
         print(f"{'ok' if passed else 'not ok'} {i} - {name}")
         if not passed and detail:

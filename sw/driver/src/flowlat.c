@@ -526,6 +526,8 @@ const char *pktstats_flowlat_ipfix_strerror(enum pktstats_flowlat_ipfix_error er
 	case PKTSTATS_FLOWLAT_IPFIX_UNKNOWN_SET: return "a set of another template than 256";
 	case PKTSTATS_FLOWLAT_IPFIX_BAD_RECORDS: return "data set length is not 4 + 48 n";
 	case PKTSTATS_FLOWLAT_IPFIX_BAD_KIND: return "event kind is not 1, 2 or 3";
+	case PKTSTATS_FLOWLAT_IPFIX_IMPOSSIBLE_FIELD:
+		return "a field holds a value the block cannot send";
 	}
 	return "unknown error";
 }
@@ -542,6 +544,7 @@ const char *pktstats_flowlat_ipfix_error_name(enum pktstats_flowlat_ipfix_error 
 	case PKTSTATS_FLOWLAT_IPFIX_UNKNOWN_SET: return "unknown_set";
 	case PKTSTATS_FLOWLAT_IPFIX_BAD_RECORDS: return "bad_records";
 	case PKTSTATS_FLOWLAT_IPFIX_BAD_KIND: return "bad_kind";
+	case PKTSTATS_FLOWLAT_IPFIX_IMPOSSIBLE_FIELD: return "impossible_field";
 	}
 	return "unknown";
 }
@@ -555,6 +558,7 @@ const char *pktstats_flowlat_ipfix_error_name(enum pktstats_flowlat_ipfix_error 
 #define ENTERPRISE_BIT 0x8000u
 #define NTP_UNIX_OFFSET UINT64_C(2208988800) /* 1970 - 1900 in seconds */
 #define NS_PER_S UINT64_C(1000000000)
+#define OCCUPANCY_LIMIT (UINT32_C(1) << 20) /* the record's occupancy: 20 bits in the block */
 
 /* The block's template set for a PEN, byte for byte as flowlat_ipfix sends it. */
 static void template_set(uint32_t pen, uint8_t set[TEMPLATE_SET_LENGTH])
@@ -705,10 +709,38 @@ int pktstats_flowlat_ipfix_parse(const uint8_t *payload, size_t len, uint32_t en
 				uint8_t kind = payload[r + 33];
 				if (!pktstats_flowlat_kind_name(kind))
 					return parse_failed(error, PKTSTATS_FLOWLAT_IPFIX_BAD_KIND);
+				/* the widths flowlat_ipfix.v sends them in: a value beyond is no
+				 * event of the block's (a corrupt or forged record) */
+				if (get32(payload + r + 21) >= PKTSTATS_FLOWLAT_SWITCH_PORTS ||
+				    get32(payload + r + 25) >= PKTSTATS_FLOWLAT_MAC_PORTS ||
+				    payload[r + 34] >= PKTSTATS_FLOWLAT_RULES ||
+				    payload[r + 35] >= PKTSTATS_FLOWLAT_PROFILES ||
+				    get32(payload + r + 44) >= OCCUPANCY_LIMIT)
+					return parse_failed(error,
+							    PKTSTATS_FLOWLAT_IPFIX_IMPOSSIBLE_FIELD);
 				if (filled < max_events)
 					read_record(payload + r, &events[filled++]);
 			}
 		at += set_length;
 	}
 	return (int)filled;
+}
+
+uint64_t pktstats_flowlat_sequence_feed(struct pktstats_flowlat_sequence *sequence,
+					const struct pktstats_flowlat_message *message)
+{
+	uint64_t missing = 0;
+	uint32_t gap = message->sequence - sequence->next;
+	if (sequence->started && gap != 0) {
+		if (gap <= PKTSTATS_FLOWLAT_IPFIX_RECORDS_MAX)
+			missing = gap;
+		else if (gap >= UINT32_C(1) << 31)
+			sequence->behind++;
+		else
+			sequence->resyncs++;
+	}
+	sequence->missing += missing;
+	sequence->started = true;
+	sequence->next = message->sequence + message->records;
+	return missing;
 }

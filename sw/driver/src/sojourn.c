@@ -303,7 +303,9 @@ static bool departure(struct sojourn_queue *queue,
 	}
 	const struct sojourn_entry *oldest = &queue->ring[queue->head];
 	unsigned length = event->length;
-	if (queue->count == 0 || oldest->length != length) {
+	/* a departure before its arrival (time went back: no packet the hardware sends) is not
+	 * timed either: its delay would wrap */
+	if (queue->count == 0 || oldest->length != length || event->time_ns < oldest->time_ns) {
 		lose(queue, PKTSTATS_SOJOURN_LOSS_INCONSISTENT);
 		queue->counts.unsynchronised++;
 		return false;
@@ -342,7 +344,8 @@ static PKTSTATS_ALWAYS_INLINE bool fast_event(const struct pktstats_sojourn_matc
 	const uint32_t departure = event->type == PKTSTATS_EVENT_DEPARTURE;
 	const struct sojourn_entry *oldest = &queue->ring[queue->head];
 	/* bitwise on 0/1 values: a branch on the type would be mispredicted */
-	const uint32_t unpaired = departure & ((queue->count == 0) | (oldest->length != length));
+	const uint32_t unpaired = departure & ((queue->count == 0) | (oldest->length != length) |
+					       (event->time_ns < oldest->time_ns));
 	const uint32_t unfit = arrival & ((queue->words + length > m->queue_words) |
 					  (queue->count + 1 > queue->mask));
 	if (UNLIKELY(unpaired | unfit))
@@ -411,7 +414,8 @@ static struct sojourn_entry *bin_list(const struct pktstats_sojourn_matcher *m, 
  * Departures dep[from..to) of a queue paired with its ring's entries from the head: their
  * sojourns written to out at their ranks, their lengths taken from *words. `order`: the
  * entries are arrivals of this packet, which must have come before. Returns nonzero when a
- * pair does not hold (another length, or an arrival after its departure: the queue was empty).
+ * pair does not hold (another length, an arrival after its departure in the packet: the queue
+ * was empty, or a departure's time before its arrival's).
  */
 static PKTSTATS_ALWAYS_INLINE uint32_t pair(const struct sojourn_entry *dep, uint32_t from,
 					    uint32_t to, const struct sojourn_queue *queue,
@@ -426,7 +430,8 @@ static PKTSTATS_ALWAYS_INLINE uint32_t pair(const struct sojourn_entry *dep, uin
 	for (uint32_t k = from; k < to; k++) {
 		const struct sojourn_entry *d = &dep[k];
 		const struct sojourn_entry *entry = &ring[(head + k) & mask];
-		bad |= (entry->length != d->length) | (order && entry->event > d->event);
+		bad |= (entry->length != d->length) | (order && entry->event > d->event) |
+		       (d->time_ns < entry->time_ns);
 		sum -= d->length;
 		struct pktstats_sojourn *sojourn = &out[d->rank];
 		sojourn->arrival_ns = entry->time_ns;

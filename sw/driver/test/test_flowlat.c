@@ -397,6 +397,36 @@ static void test_ipfix_errors(void)
 	tap_ok(kinds && fails(b.buf, len, PEN, PKTSTATS_FLOWLAT_IPFIX_BAD_KIND),
 	       "event kind 0, 4 (first record, last record), 255: bad kind");
 
+	/* one past each field's widest value in the block, in the last record; the widest
+	 * values themselves pass */
+	bad[1] = recs[1];
+	bool impossible = true;
+	for (unsigned field = 0; field < 5; field++) {
+		for (unsigned over = 0; over < 2; over++) {
+			bad[2] = recs[2];
+			switch (field) {
+			case 0: bad[2].ingress = 7 + over; break;
+			case 1: bad[2].egress = 3 + over; break;
+			case 2: bad[2].group = (uint8_t)(15 + over); break;
+			case 3: bad[2].profile = (uint8_t)(7 + over); break;
+			default: bad[2].occupancy = (1u << 20) - 1 + over; break;
+			}
+			len = build(&b, false, PEN, bad, 3);
+			struct pktstats_flowlat_message fine;
+			struct pktstats_flowlat_event ev[3];
+			enum pktstats_flowlat_ipfix_error why = PKTSTATS_FLOWLAT_IPFIX_OK;
+			impossible = impossible &&
+				     (over ? fails(b.buf, len, PEN, PKTSTATS_FLOWLAT_IPFIX_IMPOSSIBLE_FIELD)
+					   : parse(b.buf, len, PEN, &fine, ev, 3, &why) == 3 &&
+						     why == PKTSTATS_FLOWLAT_IPFIX_OK);
+		}
+	}
+	tap_ok(impossible, "ingress 8, egress 4, group 16, profile 8, occupancy 2^20: impossible "
+			   "field (7, 3, 15, 7, 2^20 - 1 pass)");
+	bad[2] = recs[2];
+	bad[1].kind = 255;
+	len = build(&b, false, PEN, bad, 3);
+
 	/* what a malformed message's header still tells */
 	struct pktstats_flowlat_message m;
 	enum pktstats_flowlat_ipfix_error error;
@@ -406,13 +436,12 @@ static void test_ipfix_errors(void)
 	       "a malformed message: 0, and the header read so far in message");
 }
 
-/* The RTL's fraction of a nanosecond count (flowlat_ipfix.v fraction_of): ns * 18446744074
- * (2^64 / 10^9 rounded) / 2^32, to the nearest (ties to even). */
+/* The RTL's fraction of a nanosecond count (flowlat_ipfix.v ntp_fraction): ns *
+ * 9671406556917033 (2^83 / 10^9 rounded) / 2^51, to the nearest. */
 static uint32_t rtl_fraction(uint32_t ns)
 {
-	uint64_t product = (uint64_t)ns * UINT64_C(18446744074);
-	uint32_t up = (product >> 31 & 1) && ((product & 0x7fffffff) || (product >> 32 & 1));
-	return (uint32_t)(product >> 32) + up;
+	unsigned __int128 product = (unsigned __int128)ns * UINT64_C(9671406556917033);
+	return (uint32_t)(product >> 51) + (uint32_t)(product >> 50 & 1);
 }
 
 static bool time_of(uint32_t ntp_seconds, uint32_t fraction, uint64_t *s, uint32_t *ns)
@@ -485,6 +514,42 @@ static void test_ntp(void)
 	       "999999999) comes back to the same ns", tried + 1);
 }
 
+/* The sequence numbers' rules (pktstats_flowlat_sequence_feed) */
+static void test_sequence(void)
+{
+	struct pktstats_flowlat_sequence q;
+	memset(&q, 0, sizeof q);
+	struct pktstats_flowlat_message m;
+	memset(&m, 0, sizeof m);
+	/* {sequence, records, missing returned} */
+	static const uint32_t steps[][3] = {
+		{4000000000u, 5, 0},           /* the first: nothing known before it */
+		{4000000005u, 5, 0},           /* in order */
+		{4000000020u, 5, 10},          /* 10 missing */
+		{4000000025u + 1364, 2, 1364}, /* what one message holds: missing */
+		{4000001391u + 1365, 1, 0},    /* one more than that: a resynchronisation */
+		{4000002757u - 3, 1, 0},       /* back: behind */
+		{1035460, 1, 0},               /* 296000000 ahead, across 2^32: a resynchronisation */
+		{1035468, 1, 7},               /* 7 missing, after the wrap */
+	};
+	bool ok = true;
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		m.sequence = steps[i][0];
+		m.records = steps[i][1];
+		uint64_t missing = pktstats_flowlat_sequence_feed(&q, &m);
+		if (missing != steps[i][2]) {
+			tap_diag("step %zu: sequence %u: %llu missing, expected %u", i, steps[i][0],
+				 (unsigned long long)missing, steps[i][2]);
+			ok = false;
+		}
+	}
+	tap_ok(ok && q.missing == 10 + 1364 + 7 && q.behind == 1 && q.resyncs == 2 &&
+		       q.next == 1035469,
+	       "sequence numbers: in order, gaps of 10 and 1364 (a message's worth) missing; 1365 "
+	       "ahead and further a resynchronisation, back behind; modulo 2^32 (missing %llu, behind %llu, resyncs %llu)", (unsigned long long)q.missing,
+	       (unsigned long long)q.behind, (unsigned long long)q.resyncs);
+}
+
 static void test_names(void)
 {
 	tap_ok(!strcmp(pktstats_flowlat_kind_name(1), "absolute") &&
@@ -494,14 +559,15 @@ static void test_names(void)
 	       "kind names: absolute, high, low; NULL for 0 and 4");
 	static const char *const names[] = {"ok",           "truncated",   "bad_version",
 					    "bad_length",   "bad_set",     "bad_template",
-					    "unknown_set",  "bad_records", "bad_kind"};
+					    "unknown_set",  "bad_records", "bad_kind",
+					    "impossible_field"};
 	bool ok = true;
-	for (int e = 0; e < 9; e++) {
+	for (int e = 0; e < 10; e++) {
 		const char *text = pktstats_flowlat_ipfix_strerror(e);
 		ok = ok && !strcmp(pktstats_flowlat_ipfix_error_name(e), names[e]) && text &&
-		     *text && strcmp(text, pktstats_flowlat_ipfix_strerror(9)) != 0;
+		     *text && strcmp(text, pktstats_flowlat_ipfix_strerror(10)) != 0;
 	}
-	tap_ok(ok && pktstats_flowlat_ipfix_error_name(9) &&
+	tap_ok(ok && pktstats_flowlat_ipfix_error_name(10) &&
 		       !strcmp(pktstats_flowlat_ipfix_strerror(0), "no error"),
 	       "IPFIX error names and texts for every error, something for an unknown one");
 
@@ -1078,6 +1144,7 @@ int main(int argc, char **argv)
 	test_ipfix_errors();
 	test_ntp();
 	test_names();
+	test_sequence();
 	test_registers_file();
 
 	if (simulator_setup(argv[0], sim, sizeof sim, "test_flowlat"))

@@ -660,6 +660,39 @@ static void hand_cases(void)
 		       c->losses[PKTSTATS_SOJOURN_LOSS_MALFORMED] == 0,
 	       "a malformed packet: its source's queues lose synchronisation");
 
+	/* Time going back (a packet the hardware cannot send): a departure before its arrival is
+	 * never timed (it was: a delay of 2^64 ns less a little, about 584 years). Across packets:
+	 * an arrival of 3 words at tick 2000, its departure in the next packet at tick 1500;
+	 * inside one packet: an arrival at tick 3000, a timestamp event back to 2900, a departure. */
+	const struct pktstats_sojourn_counts before = *c;
+	const unsigned arrive[][3] = {{1, 3, 0}}, depart[][3] = {{2, 3, 0}};
+	len = hand_payload(b, 6, 0, 0, 2000, arrive, 1);
+	run_twins(&r, b, len, 4);
+	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
+	pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
+	len = hand_payload(b, 7, 0, 3, 1500, depart, 1); /* its snapshot: the 3 words queued */
+	run_twins(&r, b, len, 4);
+	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
+	rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
+	tap_ok(rc == 0 && n_out == 0 && c->timed == before.timed &&
+		       c->unsynchronised == before.unsynchronised + 1 &&
+		       c->losses[PKTSTATS_SOJOURN_LOSS_INCONSISTENT] ==
+			       before.losses[PKTSTATS_SOJOURN_LOSS_INCONSISTENT] + 1,
+	       "a departure in a later packet before its arrival: not timed, inconsistent");
+	len = hand_payload(b, 8, 0, 0, 3000, arrive, 1); /* synchronised again, by its snapshot */
+	put32(b + len, 0);                                /* a timestamp event: tick 2900 */
+	put32(b + len + 4, 2900);
+	put32(b + len + 8, 2u << 30 | 3u << 19);          /* the departure, gap 0 */
+	len += 12;
+	run_twins(&r, b, len, 4);
+	pktstats_stream_feed_payload(&r.stream, 1, 1, b, len, events, 16, &result);
+	rc = pktstats_sojourn_feed(r.matcher, &result, events, result.n_events, out, 4, &n_out);
+	tap_ok(rc == 0 && result.reason == PKTSTATS_DECODE_OK && n_out == 0 &&
+		       c->timed == before.timed && c->resyncs == before.resyncs + 2 &&
+		       c->losses[PKTSTATS_SOJOURN_LOSS_INCONSISTENT] ==
+			       before.losses[PKTSTATS_SOJOURN_LOSS_INCONSISTENT] + 2,
+	       "a departure before its arrival inside one packet (time went back): not timed");
+
 	/* Bad arguments */
 	tap_ok(pktstats_sojourn_feed(NULL, &result, events, 0, NULL, 0, NULL) == -EINVAL &&
 		       pktstats_sojourn_feed(r.matcher, &result, NULL, 1, NULL, 0, NULL) == -EINVAL,
@@ -683,7 +716,7 @@ static void hand_cases(void)
 			many[i][1] = i % 100 == 7 ? 255 : 1 + i % 5;
 			many[i][2] = 1;
 		}
-		len = hand_payload(large, 6 + k, 0, 0, 1000 + 10000 * k, many, 1200);
+		len = hand_payload(large, 9 + k, 0, 0, 10000 + 10000 * k, many, 1200);
 		run_twins(&r, large, len, PKTSTATS_DECODE_MAX_EVENTS);
 	}
 	/* Bad arguments of the fused path */

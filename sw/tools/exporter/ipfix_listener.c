@@ -4,19 +4,19 @@
  * socket by a thread of its own and counted per switch (measurements.h).
  *
  * Every datagram is one message, parsed by the library (pktstats_flowlat_ipfix_parse: the
- * block's template 256 with the configured enterprise number) and then held to what the block
- * can send: profile 0..7, group 0..15, ingress port 0..7, egress MAC port 0..3; a record beyond
- * them makes the message malformed ("impossible_field"), as a parser's reason does, and none of
- * its records is counted. A message's observation domain names its switch (the switches with
+ * block's template 256 with the configured enterprise number, every field within what the block
+ * can send, else "impossible_field"); none of a malformed message's records is counted. A
+ * message's observation domain names its switch (the switches with
  * ipfix-domain=); a malformed message is counted under its switch when its header (version 10)
  * names one, else without; a good message of a domain no switch has is counted as such.
  *
  * Per switch, of its good messages: messages, records, events by kind, profile and group (only
  * the label sets that occurred), and the records missing by the sequence numbers (RFC 7011:
- * the data records sent before the message): a message whose sequence is ahead of the records
- * counted so far by 1..65535 records (what a few messages lost can hold) counts them missing;
- * any other jump, back (the exporter restarted, a duplicate) or beyond that, is a
- * resynchronisation: counted, nothing missing, followed from there. A malformed message
+ * the data records sent before the message; pktstats_flowlat_sequence_feed): a message whose
+ * sequence is ahead of the records counted so far by 1..1364 records (what one message can
+ * hold) counts them missing; any other jump, back (the exporter restarted, a duplicate) or
+ * beyond that, is a resynchronisation: counted, nothing missing, followed from there. A
+ * malformed message
  * leaves the sequence where it was (its records, if any, are missing at the next good one).
  *
  * Memory is fixed at start (one datagram, the records of one, the switches' table), whatever
@@ -48,20 +48,17 @@
 #define IPFIX_HEADER 16
 #define IPFIX_VERSION 10
 #define IPFIX_RCVBUF (4 << 20)
-#define IPFIX_GAP_MAX 65535u /* records a gap may hold before it is a resynchronisation */
 #define IPFIX_KINDS 3        /* absolute, high, low */
 #define IPFIX_PROFILES PKTSTATS_FLOWLAT_PROFILES
 #define IPFIX_GROUPS PKTSTATS_FLOWLAT_RULES
-/* the parser's reasons (index = enum pktstats_flowlat_ipfix_error), then ours */
-#define IPFIX_IMPOSSIBLE_FIELD (PKTSTATS_FLOWLAT_IPFIX_BAD_KIND + 1)
-#define IPFIX_REASONS (IPFIX_IMPOSSIBLE_FIELD + 1)
+/* the parser's reasons (index = enum pktstats_flowlat_ipfix_error) */
+#define IPFIX_REASONS (PKTSTATS_FLOWLAT_IPFIX_IMPOSSIBLE_FIELD + 1)
 
 struct ipfix_switch {
 	char name[EXPORTER_NAME_MAX];
 	uint32_t domain;
-	bool have_sequence;
-	uint32_t next_sequence; /* the next message's, when nothing is missing */
-	uint64_t messages, records, missing, resyncs;
+	struct pktstats_flowlat_sequence sequence;
+	uint64_t messages, records, missing, resyncs; /* resyncs: the sequence's jumps back too */
 	uint64_t malformed[IPFIX_REASONS];
 	uint64_t events[IPFIX_KINDS][IPFIX_PROFILES][IPFIX_GROUPS];
 };
@@ -88,8 +85,6 @@ struct ipfix_listener {
 
 static const char *reason_name(unsigned reason)
 {
-	if (reason == IPFIX_IMPOSSIBLE_FIELD)
-		return "impossible_field";
 	return pktstats_flowlat_ipfix_error_name((enum pktstats_flowlat_ipfix_error)reason);
 }
 
@@ -106,15 +101,6 @@ static struct ipfix_switch *switch_of(struct ipfix_figures *f, uint32_t domain)
 	return NULL;
 }
 
-/* A value the block cannot send (docs/flowlat.md: 8 profiles, 16 rules, switch ports 0..7 in,
- * MAC ports 0..3 out) */
-static bool impossible(const struct pktstats_flowlat_event *e)
-{
-	return e->profile >= IPFIX_PROFILES || e->group >= IPFIX_GROUPS ||
-	       e->ingress_interface >= PKTSTATS_FLOWLAT_SWITCH_PORTS ||
-	       e->egress_interface >= PKTSTATS_FLOWLAT_MAC_PORTS;
-}
-
 static void take(struct ipfix_listener *l, const uint8_t *data, size_t len)
 {
 	struct pktstats_flowlat_message m;
@@ -122,9 +108,6 @@ static void take(struct ipfix_listener *l, const uint8_t *data, size_t len)
 	int n = pktstats_flowlat_ipfix_parse(data, len, l->enterprise, &m, l->events,
 					     IPFIX_EVENTS_MAX, &error);
 	unsigned reason = n < 0 ? PKTSTATS_FLOWLAT_IPFIX_TRUNCATED : (unsigned)error;
-	for (int i = 0; reason == PKTSTATS_FLOWLAT_IPFIX_OK && i < n; i++)
-		if (impossible(&l->events[i]))
-			reason = IPFIX_IMPOSSIBLE_FIELD;
 	/* the domain, when the header is an IPFIX one: a version 9 header has another field
 	 * there */
 	bool header = len >= IPFIX_HEADER && data[0] == 0 && data[1] == IPFIX_VERSION;
@@ -138,15 +121,8 @@ static void take(struct ipfix_listener *l, const uint8_t *data, size_t len)
 	} else {
 		s->messages++;
 		s->records += m.records;
-		uint32_t gap = m.sequence - s->next_sequence;
-		if (s->have_sequence && gap != 0) {
-			if (gap <= IPFIX_GAP_MAX)
-				s->missing += gap;
-			else
-				s->resyncs++;
-		}
-		s->have_sequence = true;
-		s->next_sequence = m.sequence + m.records;
+		s->missing += pktstats_flowlat_sequence_feed(&s->sequence, &m);
+		s->resyncs = s->sequence.resyncs + s->sequence.behind;
 		for (int i = 0; i < n; i++) {
 			const struct pktstats_flowlat_event *e = &l->events[i];
 			s->events[e->kind - 1][e->profile][e->group]++;
@@ -299,7 +275,7 @@ void ipfix_listener_set_switches(struct ipfix_listener *l, const struct exporter
 			if (!strcmp(f->switches[k].name, c->name))
 				*s = f->switches[k]; /* its figures go on */
 		if (s->domain != c->ipfix_domain)
-			s->have_sequence = false; /* another exporter's sequence */
+			s->sequence.started = false; /* another exporter's sequence */
 		snprintf(s->name, sizeof s->name, "%s", c->name);
 		s->domain = c->ipfix_domain;
 	}
@@ -317,13 +293,14 @@ EXPO_FAMILY(messages, "pktstats_ipfix_messages_received", EXPO_COUNTER, NULL,
 EXPO_FAMILY(records, "pktstats_ipfix_records_received", EXPO_COUNTER, NULL,
             "Data records in those messages.");
 EXPO_FAMILY(missing, "pktstats_ipfix_records_missing", EXPO_COUNTER, NULL,
-            "Data records missing by the messages' sequence numbers (gaps of up to 65535).");
+            "Data records missing by the messages' sequence numbers (gaps of up to 1364, what one "
+            "message can hold).");
 EXPO_FAMILY(resyncs, "pktstats_ipfix_sequence_resyncs", EXPO_COUNTER, NULL,
-            "Times the sequence numbers jumped back or beyond 65535 records: followed afresh, "
+            "Times the sequence numbers jumped back or beyond 1364 records: followed afresh, "
             "nothing counted missing.");
 EXPO_FAMILY(malformed, "pktstats_ipfix_messages_malformed", EXPO_COUNTER, NULL,
-            "IPFIX messages refused, by reason (the parser's, and impossible_field: a value the "
-            "flow monitor cannot send); with the switch when the header names a known one.");
+            "IPFIX messages refused, by the parser's reason (impossible_field: a value the flow "
+            "monitor cannot send); with the switch when the header names a known one.");
 EXPO_FAMILY(unknown_domain, "pktstats_ipfix_messages_unknown_domain", EXPO_COUNTER, NULL,
             "IPFIX messages of an observation domain no switch has (ipfix-domain=).");
 

@@ -15,9 +15,17 @@
  *     other domain are counted (other-domain) and ignored, and reported once on stderr: their
  *     flows are not the device's, and their sequence numbers count other records;
  *   - sequence numbers (data records sent before the message) are followed from the first
- *     message: a jump forward counts the records in between as missing; a jump back (a
- *     duplicate, a late message, the exporter restarted) is counted as a sequence error and
- *     followed from there;
+ *     message (pktstats_flowlat_sequence_feed): a jump forward of up to what one message can
+ *     hold counts the records in between as missing; a jump back (a duplicate, a late message,
+ *     the exporter restarted) is counted as a sequence error, a jump forward beyond that as a
+ *     resynchronisation, and the count goes on from there;
+ *   - the flows in breach are held in a table of fixed size, hashed by 5-tuple
+ *     (WATCH_FLOWS_MAX: the flow table's entries, the most the switch can hold in breach); a
+ *     HIGH beyond it is counted (not-watched) and said once: memory and the cost of an event
+ *     stay bounded whatever arrives;
+ *   - at most WATCH_BATCH datagrams are taken between two looks at the signals and the poll
+ *     ticks: a flood cannot keep SIGTERM waiting; the datagrams the kernel dropped for want of
+ *     room in the socket's buffer are counted (SO_RXQ_OVFL: kernel-drops);
  *   - a malformed message is reported on stderr with the parser's reason (the first 100; then
  *     counted only), counted, and skipped;
  *   - three lookups in a row that fail (a register access failed, the lookup never answered)
@@ -58,6 +66,9 @@
 #define WATCH_LOOKUP_FAILURES 3    /* lookups in a row that fail: the watch ends, exit 1 */
 #define WATCH_MALFORMED_REPORTS 100 /* malformed messages reported on stderr; then counted */
 #define WATCH_RCVBUF (4 << 20)
+#define WATCH_BATCH 64             /* datagrams taken before the signals are looked at again */
+#define WATCH_FLOWS_MAX 8192       /* flows watched at once: the flow table's entries */
+#define WATCH_SLOTS (2 * WATCH_FLOWS_MAX) /* the hash index, at most half full */
 
 /* ------------------------------------------------------------------------------------------ */
 /* The command line */
@@ -130,21 +141,22 @@ static int parse_options(const struct cli *cli, int argc, char **argv, struct wa
 
 struct watch_counters {
 	uint64_t datagrams, messages, templates, records, events, kinds[4], malformed,
-		records_missing, sequence_errors, other_domain, lookups, lookups_failed, evicted;
-};
-
-struct watched_flow {
-	struct pktstats_flowlat_key key;
+		other_domain, lookups, lookups_failed, evicted, not_watched, kernel_drops;
 };
 
 struct watch_state {
 	const struct watch_options *o;
 	struct cli *cli;
-	struct watched_flow *flows; /* in breach: HIGH seen, LOW not yet */
-	size_t flow_count, flow_capacity;
+	/* in breach (HIGH seen, LOW not yet): flows[0..flow_count), and their index by hash,
+	 * slots[] (WATCH_SLOTS: -1 free, else a position in flows) */
+	struct pktstats_flowlat_key *flows;
+	int32_t *slots;
+	size_t flow_count;
 	struct watch_counters c;
-	bool have_domain, have_sequence;
-	uint32_t domain, next_sequence;
+	struct pktstats_flowlat_sequence sequence;
+	bool have_domain;
+	uint32_t domain;
+	uint32_t kernel_drops_seen;  /* SO_RXQ_OVFL's count at the last datagram */
 	int timer_fd;               /* the poll ticks; -1 without a device */
 	bool timer_armed;
 	unsigned failures_in_a_row;
@@ -169,13 +181,45 @@ static bool same_key(const struct pktstats_flowlat_key *a, const struct pktstats
 	       a->destination_port == b->destination_port;
 }
 
-static struct watched_flow *find_flow(struct watch_state *st,
-				      const struct pktstats_flowlat_key *key)
+static size_t key_slot(const struct pktstats_flowlat_key *key)
 {
-	for (size_t i = 0; i < st->flow_count; i++)
-		if (same_key(&st->flows[i].key, key))
-			return &st->flows[i];
-	return NULL;
+	uint64_t h = (uint64_t)key->source_ip << 32 | key->destination_ip;
+	h ^= (uint64_t)key->source_port << 24 | (uint64_t)key->destination_port << 8 | key->protocol;
+	h *= UINT64_C(0x9e3779b97f4a7c15); /* Fibonacci hashing: the high bits are well mixed */
+	return (size_t)(h >> 32) % WATCH_SLOTS;
+}
+
+/* The slot of the flow's index entry, or of the free slot where it would go */
+static size_t find_slot(const struct watch_state *st, const struct pktstats_flowlat_key *key)
+{
+	size_t i = key_slot(key);
+	while (st->slots[i] >= 0 && !same_key(&st->flows[st->slots[i]], key))
+		i = (i + 1) % WATCH_SLOTS;
+	return i;
+}
+
+/* Removes the flow whose index entry is at `slot`: the entries after it move back into the
+ * hole (linear probing, no tombstones), then the last flow takes its place in flows. */
+static void remove_flow(struct watch_state *st, size_t slot)
+{
+	size_t position = (size_t)st->slots[slot];
+	st->slots[slot] = -1;
+	for (size_t j = (slot + 1) % WATCH_SLOTS; st->slots[j] >= 0; j = (j + 1) % WATCH_SLOTS) {
+		size_t home = key_slot(&st->flows[st->slots[j]]);
+		/* the entry at j stays when its home lies cyclically in (slot, j] */
+		bool stays = slot < j ? home > slot && home <= j : home > slot || home <= j;
+		if (!stays) {
+			st->slots[slot] = st->slots[j];
+			st->slots[j] = -1;
+			slot = j;
+		}
+	}
+	size_t last = --st->flow_count;
+	if (position != last) {
+		size_t moved = find_slot(st, &st->flows[last]);
+		st->flows[position] = st->flows[last];
+		st->slots[moved] = (int32_t)position;
+	}
 }
 
 /* The poll ticks run while a flow is watched (and there is a device to read it from). */
@@ -193,20 +237,16 @@ static void update_timer(struct watch_state *st)
 	st->timer_armed = want;
 }
 
-/* Starts watching a flow (HIGH); false when out of memory. */
+/* Starts watching a flow (HIGH); false when WATCH_FLOWS_MAX are watched already. */
 static bool watch_flow(struct watch_state *st, const struct pktstats_flowlat_key *key)
 {
-	if (find_flow(st, key))
+	size_t slot = find_slot(st, key);
+	if (st->slots[slot] >= 0)
 		return true; /* a second HIGH without the LOW between (lost): still watched */
-	if (st->flow_count == st->flow_capacity) {
-		size_t capacity = st->flow_capacity ? 2 * st->flow_capacity : 64;
-		struct watched_flow *flows = realloc(st->flows, capacity * sizeof *flows);
-		if (!flows)
-			return false;
-		st->flows = flows;
-		st->flow_capacity = capacity;
-	}
-	st->flows[st->flow_count++].key = *key;
+	if (st->flow_count == WATCH_FLOWS_MAX)
+		return false;
+	st->flows[st->flow_count] = *key;
+	st->slots[slot] = (int32_t)st->flow_count++;
 	update_timer(st);
 	return true;
 }
@@ -215,10 +255,10 @@ static bool watch_flow(struct watch_state *st, const struct pktstats_flowlat_key
  * the breach) changes nothing. */
 static void unwatch_flow(struct watch_state *st, const struct pktstats_flowlat_key *key)
 {
-	struct watched_flow *f = find_flow(st, key);
-	if (!f)
+	size_t slot = find_slot(st, key);
+	if (st->slots[slot] < 0)
 		return;
-	*f = st->flows[--st->flow_count];
+	remove_flow(st, slot);
 	update_timer(st);
 }
 
@@ -346,10 +386,13 @@ static void print_summary(const struct watch_state *st)
 		{"high-events", c->kinds[PKTSTATS_FLOWLAT_HIGH]},
 		{"low-events", c->kinds[PKTSTATS_FLOWLAT_LOW]},
 		{"malformed", c->malformed},
-		{"records-missing", c->records_missing},
-		{"sequence-errors", c->sequence_errors},
+		{"records-missing", st->sequence.missing},
+		{"sequence-errors", st->sequence.behind},
+		{"resyncs", st->sequence.resyncs},
+		{"kernel-drops", c->kernel_drops},
 		{"other-domain", c->other_domain},
 		{"in-breach", st->flow_count},
+		{"not-watched", c->not_watched},
 		{"evicted", c->evicted},
 		{"lookups", c->lookups},
 		{"lookups-failed", c->lookups_failed},
@@ -377,8 +420,9 @@ static void handle_event(struct watch_state *st, const struct pktstats_flowlat_e
 		st->c.kinds[e->kind]++;
 	print_event(e);
 	if (e->kind == PKTSTATS_FLOWLAT_HIGH) {
-		if (!watch_flow(st, &e->key))
-			cli_say(st->cli, "out of memory: a flow in breach is not watched");
+		if (!watch_flow(st, &e->key) && !st->c.not_watched++)
+			cli_say(st->cli, "%d flows in breach watched already: further ones are counted "
+				"(not-watched), not read", WATCH_FLOWS_MAX);
 	} else if (e->kind == PKTSTATS_FLOWLAT_LOW) {
 		unwatch_flow(st, &e->key);
 	}
@@ -428,15 +472,7 @@ static void handle_datagram(struct watch_state *st, const uint8_t *data, size_t 
 	if (m.has_template)
 		st->c.templates++;
 	st->c.records += m.records;
-	if (st->have_sequence) {
-		int32_t gap = (int32_t)(m.sequence - st->next_sequence);
-		if (gap > 0)
-			st->c.records_missing += (uint64_t)gap;
-		else if (gap < 0)
-			st->c.sequence_errors++;
-	}
-	st->have_sequence = true;
-	st->next_sequence = m.sequence + m.records;
+	pktstats_flowlat_sequence_feed(&st->sequence, &m);
 	for (int i = 0; i < n && !st->done; i++)
 		handle_event(st, &events[i]);
 }
@@ -446,7 +482,7 @@ static void handle_datagram(struct watch_state *st, const uint8_t *data, size_t 
 static void poll_flows(struct watch_state *st)
 {
 	for (size_t i = 0; i < st->flow_count && !st->failed; i++) {
-		const struct pktstats_flowlat_key *key = &st->flows[i].key;
+		const struct pktstats_flowlat_key key_copy = st->flows[i], *key = &key_copy;
 		struct pktstats_flowlat_flow flow;
 		memset(&flow, 0, sizeof flow);
 		int64_t at_ns = realtime_ns(); /* when the lookup was asked for */
@@ -472,7 +508,8 @@ static void poll_flows(struct watch_state *st)
 		print_poll(key, &flow, at_ns);
 		if (!flow.found) {
 			st->c.evicted++;
-			st->flows[i--] = st->flows[--st->flow_count];
+			remove_flow(st, find_slot(st, key)); /* the last flow comes to i */
+			i--;
 			update_timer(st);
 		}
 	}
@@ -493,8 +530,10 @@ static int open_socket(const struct watch_state *st)
 		cli_say(st->cli, "UDP socket: %s", strerror(errno));
 		return -1;
 	}
-	int size = WATCH_RCVBUF;
+	int size = WATCH_RCVBUF, on = 1;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size); /* as large as allowed */
+	/* each datagram then carries the count of those the kernel dropped for want of room */
+	setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on);
 	if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
 		cli_say(st->cli, "listen %s: %s", where, strerror(errno));
 		close(fd);
@@ -503,22 +542,36 @@ static int open_socket(const struct watch_state *st)
 	return fd;
 }
 
-/* Reads every datagram waiting. false on a socket failure. */
+/* Reads the datagrams waiting, up to WATCH_BATCH (the loop then looks at the signals and
+ * the ticks before it takes more). false on a socket failure. */
 static bool read_datagrams(struct watch_state *st, int fd)
 {
 	static uint8_t buffer[WATCH_DATAGRAM_MAX];
-	while (!st->done) {
+	for (int taken = 0; taken < WATCH_BATCH && !st->done; taken++) {
 		struct sockaddr_in from;
-		socklen_t from_len = sizeof from;
 		memset(&from, 0, sizeof from);
-		ssize_t len = recvfrom(fd, buffer, sizeof buffer, MSG_DONTWAIT,
-				       (struct sockaddr *)&from, &from_len);
+		struct iovec iov = {.iov_base = buffer, .iov_len = sizeof buffer};
+		union { /* aligned for the control message */
+			struct cmsghdr header;
+			char bytes[CMSG_SPACE(sizeof(uint32_t))];
+		} control;
+		struct msghdr msg = {.msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &iov,
+				     .msg_iovlen = 1, .msg_control = &control,
+				     .msg_controllen = sizeof control};
+		ssize_t len = recvmsg(fd, &msg, MSG_DONTWAIT);
 		if (len < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				break;
 			cli_say(st->cli, "receive: %s", strerror(errno));
 			return false;
 		}
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+				uint32_t dropped; /* the socket's count so far, wrapping */
+				memcpy(&dropped, CMSG_DATA(c), sizeof dropped);
+				st->c.kernel_drops += dropped - st->kernel_drops_seen;
+				st->kernel_drops_seen = dropped;
+			}
 		handle_datagram(st, buffer, (size_t)len, &from);
 		out_flush();
 	}
@@ -602,8 +655,14 @@ int flowlat_watch(struct cli *cli, int argc, char **argv)
 			return CLI_RUNTIME;
 		}
 	}
-	int fd = open_socket(&st);
+	st.flows = malloc(WATCH_FLOWS_MAX * sizeof *st.flows);
+	st.slots = malloc(WATCH_SLOTS * sizeof *st.slots);
+	int fd = st.flows && st.slots ? open_socket(&st) : -1;
+	if (!st.flows || !st.slots)
+		cli_say(cli, "out of memory");
 	if (fd < 0) {
+		free(st.flows);
+		free(st.slots);
 		if (st.timer_fd >= 0)
 			close(st.timer_fd);
 		return CLI_RUNTIME;
@@ -622,6 +681,7 @@ int flowlat_watch(struct cli *cli, int argc, char **argv)
 		    "DEVICE or PKTSTATS_DEVICE): events only, flows in breach are not read from "
 		    "the switch", where, o.enterprise_number);
 
+	memset(st.slots, 0xff, WATCH_SLOTS * sizeof *st.slots); /* -1: free */
 	out_table_begin(NULL, columns, sizeof columns / sizeof columns[0]);
 	out_flush();
 	status = run_loop(&st, fd);
@@ -631,5 +691,6 @@ int flowlat_watch(struct cli *cli, int argc, char **argv)
 	if (st.timer_fd >= 0)
 		close(st.timer_fd);
 	free(st.flows);
+	free(st.slots);
 	return status;
 }

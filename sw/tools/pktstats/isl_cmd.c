@@ -186,17 +186,28 @@ static int read_secret(const struct cli *cli, const char *where, const char *pat
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return cli_usage(cli, "%ssecret-file '%s': %s", where, path, strerror(errno));
-	char line[ISL_SECRET_MAX + 2];
-	bool got = fgets(line, sizeof line, f) != NULL;
+	/* getline, not fgets: a NUL byte would end a C string there and shorten the key */
+	char *line = NULL;
+	size_t capacity = 0;
+	ssize_t got = getline(&line, &capacity, f);
 	fclose(f);
-	size_t n = got ? strcspn(line, "\r\n") : 0;
-	if (!n || n > ISL_SECRET_MAX)
-		return cli_usage(cli, "%ssecret-file '%s': its first line must hold the secret "
-				      "(1..%d bytes)", where, path, ISL_SECRET_MAX);
-	memcpy(o->secret, line, n);
-	o->secret_length = n;
-	o->have_secret = true;
-	return CLI_OK;
+	size_t n = 0;
+	while (got > 0 && n < (size_t)got && line[n] != '\n' && line[n] != '\r')
+		n++;
+	int status = CLI_OK;
+	if (n && memchr(line, '\0', n))
+		status = cli_usage(cli, "%ssecret-file '%s': its first line holds a NUL byte (the "
+					"secret is text)", where, path);
+	else if (!n || n > ISL_SECRET_MAX)
+		status = cli_usage(cli, "%ssecret-file '%s': its first line must hold the secret "
+					"(1..%d bytes)", where, path, ISL_SECRET_MAX);
+	if (status == CLI_OK) {
+		memcpy(o->secret, line, n);
+		o->secret_length = n;
+		o->have_secret = true;
+	}
+	free(line);
+	return status;
 }
 
 static int parse_config_file(const struct cli *cli, const char *path, struct isl_options *o);
@@ -278,15 +289,26 @@ static int parse_config_file(const struct cli *cli, const char *path, struct isl
 	int status = CLI_OK;
 	unsigned file_given = 0;
 	size_t n = 0;
-	for (unsigned number = 1; status == CLI_OK && n < 256 && fgets(lines[n], 512, f); number++) {
+	char *text = NULL;
+	size_t capacity = 0;
+	ssize_t got;
+	/* getline, not fgets: the length it returns counts a NUL byte, which strlen would not */
+	for (unsigned number = 1; status == CLI_OK && n < 256 && (got = getline(&text, &capacity, f)) > 0;
+	     number++) {
 		char where[600];
 		snprintf(where, sizeof where, "%s:%u: ", path, number);
-		char *line = lines[n];
-		size_t len = strlen(line);
-		if (len == 511 && line[len - 1] != '\n') {
+		size_t len = (size_t)got - (text[got - 1] == '\n');
+		if (memchr(text, '\0', len)) {
+			status = cli_usage(cli, "%sa NUL byte in the line", where);
+			break;
+		}
+		if (len > 510) {
 			status = cli_usage(cli, "%sline longer than 510 characters", where);
 			break;
 		}
+		char *line = lines[n];
+		memcpy(line, text, len);
+		line[len] = 0;
 		line[strcspn(line, "#\r\n")] = 0;
 		char *save = NULL, *keyword = strtok_r(line, " \t", &save);
 		if (!keyword)
@@ -302,6 +324,7 @@ static int parse_config_file(const struct cli *cli, const char *path, struct isl
 	}
 	if (status == CLI_OK && n == 256)
 		status = cli_usage(cli, "config '%s': more than 256 lines", path);
+	free(text);
 	fclose(f);
 	return status;
 }

@@ -200,6 +200,9 @@ enum pktstats_flowlat_ipfix_error {
 	PKTSTATS_FLOWLAT_IPFIX_UNKNOWN_SET,  /* a data set of another template than 256 */
 	PKTSTATS_FLOWLAT_IPFIX_BAD_RECORDS,  /* data set length not 4 + 48 n */
 	PKTSTATS_FLOWLAT_IPFIX_BAD_KIND,     /* event kind not 1, 2 or 3 */
+	PKTSTATS_FLOWLAT_IPFIX_IMPOSSIBLE_FIELD, /* a value the block cannot send: ingress above 7,
+						    egress above 3, group above 15, profile above
+						    7, occupancy of 2^20 bytes or more */
 };
 const char *pktstats_flowlat_ipfix_strerror(enum pktstats_flowlat_ipfix_error error);
 const char *pktstats_flowlat_ipfix_error_name(enum pktstats_flowlat_ipfix_error error);
@@ -214,6 +217,24 @@ int pktstats_flowlat_ipfix_parse(const uint8_t *payload, size_t len, uint32_t en
 				 struct pktstats_flowlat_message *message,
 				 struct pktstats_flowlat_event *events, size_t max_events,
 				 enum pktstats_flowlat_ipfix_error *error);
+
+/* The most data records one IPFIX message holds: (65535 - 16 - 4) / 48 */
+#define PKTSTATS_FLOWLAT_IPFIX_RECORDS_MAX 1364
+
+/* An exporter's sequence numbers (RFC 7011 3.1: the data records it sent before the message),
+ * followed message by message. Zero it to start. */
+struct pktstats_flowlat_sequence {
+	bool started;
+	uint32_t next;     /* the next message's, when nothing is lost */
+	uint64_t missing;  /* records skipped by a jump forward of up to RECORDS_MAX */
+	uint64_t behind;   /* jumps back: a duplicate, a late message, an exporter that restarted */
+	uint64_t resyncs;  /* jumps forward beyond what one message can hold: no loss explains
+			      them (another exporter, a corrupt message); not counted missing */
+};
+/* Follows one valid message (its sequence and records), from there on whatever the jump.
+ * Returns the records it finds missing before the message. */
+uint64_t pktstats_flowlat_sequence_feed(struct pktstats_flowlat_sequence *sequence,
+					const struct pktstats_flowlat_message *message);
 
 #ifdef __cplusplus
 }

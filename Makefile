@@ -36,6 +36,10 @@ YOSYS ?= yosys
 # Verilator builds go through ccache when it is installed (it is, after `make deps`).
 OBJCACHE ?= $(shell command -v ccache 2>/dev/null)
 export OBJCACHE
+# Paths under the clone hashed relative to it, and the working directory not at all (-g
+# records it): a fresh clone elsewhere finds what another clone compiled in the cache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -704,7 +708,8 @@ bitstream:
 PREFIX ?= /usr/local
 SYSCONFDIR ?= $(PREFIX)/etc
 PKTSTATS_VERSION := 1.0
-INSTALL_HEADERS := pktstats.h capture.h switch.h regs.h decode.h format.h collector.h time.h oam.h isl.h
+# every public header: the documented programs include sojourn.h, flowlat.h, mac.h too
+INSTALL_HEADERS := $(notdir $(wildcard sw/driver/include/pktstats/*.h))
 
 install: deps $(BUILD)/bin/pktstats $(BUILD)/bin/pktstats-exporter $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

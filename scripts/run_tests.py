@@ -22,6 +22,7 @@ import concurrent.futures
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -83,20 +84,38 @@ def report(name, result, elapsed, log_path, output):
         print("\n".join(lines), flush=True)
 
 
+running = set()  # the tests' processes, each the leader of its own process group
+
+
+def stop_all(signum, _frame):
+    """SIGINT or SIGTERM: every running test's process group goes too (each has its own
+    session, so the terminal's signal does not reach them), then the runner."""
+    for proc in list(running):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    print(f"run_tests: stopped by signal {signum}", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
 def run(name, command, log_dir, tap=True):
     """Runs one test (tap: its output may speak TAP; else only its exit status counts);
     returns (passed, failed, skipped, failures), its time."""
     log_path = os.path.join(log_dir, name + ".log")
     start = time.monotonic()
     # Its own session: a test that leaves a process behind does not hold the others' output
-    proc = subprocess.run(command, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          stdin=subprocess.DEVNULL, text=True, errors="replace",
-                          start_new_session=True)
+    proc = subprocess.Popen(command, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, text=True, errors="replace",
+                            start_new_session=True)
+    running.add(proc)
+    output, _ = proc.communicate()
+    running.discard(proc)
     elapsed = time.monotonic() - start
     with open(log_path, "w") as log:
-        log.write(proc.stdout)
-    result = count(proc.stdout if tap else "", proc.returncode)
-    report(name, result, elapsed, log_path, proc.stdout)
+        log.write(output)
+    result = count(output if tap else "", proc.returncode)
+    report(name, result, elapsed, log_path, output)
     return result, elapsed
 
 
@@ -138,6 +157,8 @@ def main(argv):
         print(f"run_tests: {what}", file=sys.stderr)
         return 2
 
+    signal.signal(signal.SIGINT, stop_all)
+    signal.signal(signal.SIGTERM, stop_all)
     log_dir = os.environ.get("TEST_LOG_DIR", "build/test-logs")
     os.makedirs(log_dir, exist_ok=True)
     times = known_times(log_dir)

@@ -453,7 +453,7 @@ def check_usage(tap, pktstats, stat):
         ["-j", "decode", "--csv", stat], ["decode", "--filter", "udp port", stat],
         ["decode", "--port", "0", stat], ["decode", "--port", "70000", stat],
         ["decode", stat, "--filter"], ["decode", "-", stat, "-"], ["record"], ["record", "-i"],
-        ["record", "-i", "lo", "-c", "0"], ["record", "-i", "lo", "-G", "x"],
+        ["record", "-i", "lo", "-c", "0"], ["record", "-i", "lo", "-G", "x"], ["record", "-i", "lo", "-G", "1.5s"],
         ["record", "-i", "lo", "--csv", "-w", "x.pcap"], ["record", "-i", "lo", "extra"],
         ["decode", "--queues", "8", stat], ["decode", "--queues", "none", stat],
         ["decode", "--queues"], ["decode", "--udp-port", "0", stat],

@@ -58,13 +58,23 @@ BAD = [
     (["dm", "two-way", "-i", NOIF], "dm two-way", "peer MAC"),
     (["dm", "two-way", "-i", NOIF, "peer", "zz"], "dm two-way", "peer 'zz'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "count", "0"], "dm two-way", "count '0'"),
+    # durations: a number of ms, or with a unit that comes to whole ms
+    (["dm", "two-way", "-i", NOIF, "peer", PEER, "interval", "1500us"], "dm two-way",
+     "interval '1500us': not a whole number of ms"),
+    (["dm", "two-way", "-i", NOIF, "peer", PEER, "interval", "61s"], "dm two-way",
+     "interval '61s': 61000 ms is outside 0..60000 ms"),
+    (["dm", "two-way", "-i", NOIF, "peer", PEER, "timeout", "10parsecs"], "dm two-way",
+     "timeout '10parsecs': unknown unit"),
+    (["headroom", "measure", "-i", NOIF, "interval", "2.5ms"], "headroom measure",
+     "interval '2.5ms': not a whole number of ms"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "interval", "-1"], "dm two-way", "interval '-1'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "level", "8"], "dm two-way", "level '8'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "size", "61"], "dm two-way", "size '61'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "vlan", "1", "size", "65"], "dm two-way",
      "size '65'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "vlan", "4095"], "dm two-way", "vlan '4095'"),
-    (["dm", "two-way", "-i", NOIF, "peer", PEER, "timeout", "1s"], "dm two-way", "timeout '1s'"),
+    (["dm", "two-way", "-i", NOIF, "peer", PEER, "timeout", "601s"], "dm two-way",
+     "timeout '601s'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "source", "1:2"], "dm two-way", "source '1:2'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "frob", "1"], "dm two-way", "'frob'"),
     (["dm", "two-way", "-i", NOIF, "peer", PEER, "count"], "dm two-way", "count needs a value"),
@@ -457,8 +467,15 @@ def register_file_case(tap, pktstats, work):
     tap.point(got == [want], "oam show port 2 (register file): settings and 64-bit counters",
               "got  %s\nwant %s" % (got, [want]))
     status, out, err = run_cli(pktstats, ["oam", "show"], device=device)
-    tap.point(status == 0 and len(out.splitlines()) == 5 and "mac 02:00:00:00:00:42" in out,
-              "oam show (text): a line per port", out + err)
+    lines = out.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("  port ")]
+    tap.point(status == 0 and len(lines) == 1 + 4 * 4 and starts == [1, 5, 9, 13]
+              and "mac 02:00:00:00:00:42" in out and max(len(line) for line in lines) <= 200
+              and all(lines[i + 1].lstrip().startswith("dm-stamped ")
+                      and lines[i + 2].lstrip().startswith("headroom-stamped ")
+                      and lines[i + 3].lstrip().startswith("isl-t0-stamped ") for i in starts),
+              "oam show (text): per port its settings on one line, then a line per engine's "
+              "counters (dm, headroom, isl), indented", out + err)
     status, out, err = run_cli(pktstats, ["oam", "clear", "port", "2"], device=device)
     tap.point(status == 0 and all(get(regs["OAM_" + n.upper() + "_2"]) == 0 for n in names),
               "oam clear port 2 (register file): each counter written", err)

@@ -31,6 +31,7 @@ Prints TAP.
 import json
 import os
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -383,6 +384,35 @@ def two_way_untagged_case(tap, pktstats, link, log_path):
               "exit %s\n%s%s\n%s" % (status, out, err, seen))
 
 
+def two_way_interrupted_case(tap, pktstats, link, log_path):
+    """count 1000 at 20 ms (20 s), SIGINT after 1 s: what came back so far is printed."""
+    before = len(read_log(log_path))
+    command = ["ip", "netns", "exec", link.a, pktstats, "-j", "dm", "two-way", "-i", "va", "peer",
+               MAC_B, "count", "1000", "interval", "20ms"]
+    p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    p.send_signal(signal.SIGINT)  # ip netns exec passes it on (it execs)
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    seen = [e for e in read_log(log_path)[before:] if e["kind"] == "dm" and e["opcode"] == 47]
+    try:
+        result = json.loads(out)
+    except ValueError:
+        result = {}
+    summary, frames = result.get("summary", {}), result.get("frames", [])
+    tap.point(p.returncode == 0 and 10 <= summary.get("sent", 0) < 1000
+              and summary.get("sent") == len(frames) == len(seen)
+              and summary.get("received", 0) >= summary.get("sent", 0) - 2  # seq 6 dropped, the last in flight
+              and "interrupted after" in err,
+              "dm two-way: SIGINT after 1 s of a 20 s run: the DMMs sent so far, their delays and "
+              "the summary printed, exit 0",
+              "exit %s, summary %s, %d frames, %d DMMs on the wire\n%s"
+              % (p.returncode, summary, len(frames), len(seen), err))
+
+
 def one_way_send_case(tap, pktstats, link, log_path):
     before = len(read_log(log_path))
     status, out, err = cli(link, pktstats, "-j", "dm", "one-way", "send", "-i", "va", "peer",
@@ -510,7 +540,7 @@ def main():
     this = os.path.abspath(__file__)
     tap = Tap()
     names = ["dm two-way: every frame", "dm two-way: summary", "dm two-way: the DMMs on the wire",
-             "dm two-way: untagged", "dm one-way send", "dm one-way receive: frames",
+             "dm two-way: untagged", "dm two-way: interrupted", "dm one-way send", "dm one-way receive: frames",
              "dm one-way receive: summary", "headroom measure: requests",
              "headroom measure: round trips", "headroom measure: summary and headroom"]
     if os.geteuid() != 0 or not shutil.which("ip"):
@@ -530,6 +560,7 @@ def main():
             time.sleep(0.5)
             two_way_case(tap, pktstats, link, log_path)
             two_way_untagged_case(tap, pktstats, link, log_path)
+            two_way_interrupted_case(tap, pktstats, link, log_path)
             one_way_send_case(tap, pktstats, link, log_path)
             headroom_case(tap, pktstats, link, log_path)
             responder_process.kill()

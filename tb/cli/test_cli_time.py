@@ -85,6 +85,12 @@ def decode_time_of_day(tap, pktstats, sim_binary, work, cli, show):
               "decode --time-of-day %s: %d events, each at the pair's time + (8 ns + trim) per "
               "clock from its timer, to the ns" % (pair_text(pair, "100000"), len(events)),
               err + (json.dumps(wrong[:3]) if wrong else ""))
+    # the pair as `time show` prints it, ready: the same times
+    ready = pair.get("time_of_day_pair", "")
+    status, again, err = run_cli(pktstats, ["-j", "decode", "--time-of-day", ready, stats])
+    tap.point(status == 0 and ready.startswith(pair_text(pair) + ",") and again == out,
+              "time show's time-of-day-pair (%s) pasted into decode --time-of-day: the same "
+              "times as the pair written out by hand" % ready, err)
 
     # `device`: the pair read now from the live switch (trim 0, fraction 0 since the set)
     # maps every tick as the pair read before it does

@@ -302,6 +302,25 @@ const char *parse_duration(const char *word, uint64_t *nanoseconds)
 	return NULL;
 }
 
+const char *parse_duration_count(const char *word, const char *unit, uint64_t min, uint64_t max,
+			      uint64_t *count)
+{
+	const uint64_t unit_ns = !strcmp(unit, "s") ? 1000000000 : 1000000;
+	uint64_t ns;
+	const char *error;
+	if (word[0] >= '0' && word[0] <= '9' && word[strspn(word, "0123456789")] == '\0')
+		return parse_number(word, min, max, count);
+	if ((error = parse_duration(word, &ns)))
+		return error;
+	if (ns % unit_ns != 0)
+		return why("not a whole number of %s", unit);
+	if (ns / unit_ns < min || ns / unit_ns > max)
+		return why("%" PRIu64 " %s is outside %" PRIu64 "..%" PRIu64 " %s", ns / unit_ns, unit,
+			   min, max, unit);
+	*count = ns / unit_ns;
+	return NULL;
+}
+
 void format_number_set(uint32_t mask, char *text, size_t size)
 {
 	size_t used = 0;

@@ -38,6 +38,11 @@ const char *parse_name_set(const char *word, const char *const *names, unsigned 
  * "cycles" (clocks of 8 ns): "128ns", "1.5us", "125000cycles". Result in nanoseconds, which
  * must be whole. */
 const char *parse_duration(const char *word, uint64_t *nanoseconds);
+/* A duration counted in `unit` ("ms" or "s"), min..max of them: a bare number counts that
+ * unit (as the keywords that took plain numbers always did), a duration with its own unit
+ * ("10ms", "1.5s", parse_duration's) must come to a whole number of them. */
+const char *parse_duration_count(const char *word, const char *unit, uint64_t min, uint64_t max,
+			      uint64_t *count);
 
 /* A time of day: SECONDS[.FRACTION] (seconds since the epoch, a fraction of 1 to 9 digits), or
  * UTC as YYYY-MM-DDTHH:MM:SS[.FRACTION]Z (1970 or later); seconds at most 2^48 - 1. */

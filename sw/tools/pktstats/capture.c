@@ -71,7 +71,9 @@ static const char *parse_resolution(const char *word, unsigned *resolution)
 		       "128ns, 256ns, 512ns, 1024ns)";
 	}
 	if ((error = parse_number(word, 0, PKTSTATS_RESOLUTION_MAX, &value)))
-		return error;
+		/* a bare tick in ns (64 for 64ns) is the likely slip: the message says both forms */
+		return "not an exponent 0..7 (c: one tick is 8ns << c) nor a tick with its unit "
+		       "(8ns, 16ns, 32ns, 64ns, 128ns, 256ns, 512ns, 1024ns)";
 	*resolution = (unsigned)value;
 	return NULL;
 }

@@ -33,7 +33,10 @@ int collector_fill(const struct cli *cli, const struct collector_args *args,
 	int err = pktstats_collector_resolve(args->collector, args->via, 1000, &path, reason,
 					     sizeof reason);
 	if (err < 0) {
-		cli_say(cli, "collector %s: %s", args->collector, reason);
+		/* the way round it: the four fields by hand (a collector on this host, a
+		 * simulated switch's TAP, a path the routing table does not know) */
+		cli_say(cli, "collector %s: %s (give dst-ip, dst-mac, src-ip and src-mac instead)",
+			args->collector, reason);
 		return CLI_RUNTIME;
 	}
 	struct {

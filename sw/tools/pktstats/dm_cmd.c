@@ -13,10 +13,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
@@ -53,13 +56,13 @@ static int parse_send_options(const struct cli *cli, const struct keyword *k, si
 	o->timeout_ms = 1000;
 	if ((status = keyword_mac(cli, k, n, "peer", o->peer)) != CLI_OK ||
 	    (status = keyword_number(cli, k, n, "count", 1, DM_COUNT_MAX, &o->count)) != CLI_OK ||
-	    (status = keyword_number(cli, k, n, "interval", 0, 60000, &o->interval_ms)) != CLI_OK ||
+	    (status = keyword_duration_in(cli, k, n, "interval", "ms", 0, 60000, &o->interval_ms)) != CLI_OK ||
 	    (status = keyword_number(cli, k, n, "level", 0, 7, &o->level)) != CLI_OK ||
 	    (status = keyword_number(cli, k, n, "vlan", 0, 4094, &o->vid)) != CLI_OK ||
 	    (status = keyword_mac(cli, k, n, "source", o->source)) != CLI_OK)
 		return status;
 	if (!one_way &&
-	    (status = keyword_number(cli, k, n, "timeout", 0, 600000, &o->timeout_ms)) != CLI_OK)
+	    (status = keyword_duration_in(cli, k, n, "timeout", "ms", 0, 600000, &o->timeout_ms)) != CLI_OK)
 		return status;
 	o->have_source = keyword_value(k, n, "source") != NULL;
 	o->tagged = keyword_value(k, n, "vlan") != NULL;
@@ -169,8 +172,17 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 	}
 	struct dm_probe probe = probe_of(&o);
 	uint64_t sent = 0, unmatched = 0, duplicates = 0;
+	/* SIGINT or SIGTERM ends the run early, with everything so far printed: a long run's
+	 * DMRs are not lost to a Ctrl-C (the signals are taken by a signalfd meanwhile) */
+	sigset_t signals, previous_mask;
+	sigemptyset(&signals);
+	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGTERM);
+	sigprocmask(SIG_BLOCK, &signals, &previous_mask);
+	int stop_fd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+	bool interrupted = false;
 	int64_t start = monotonic_ns();
-	for (uint64_t seq = 0; seq <= o.count; seq++) {
+	for (uint64_t seq = 0; seq <= o.count && !interrupted; seq++) {
 		int64_t until;
 		if (seq < o.count) {
 			int len = dm_probe_build(&probe, PKTSTATS_DM_OPCODE_DMM, (uint32_t)seq, frame,
@@ -195,7 +207,12 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 				received += results[i].received;
 			if (seq == o.count && received == sent)
 				break;
-			int len = oam_link_receive(&link, frame, DM_FRAME_MAX + 4, until);
+			int len = oam_link_receive_or_stop(&link, frame, DM_FRAME_MAX + 4, until,
+							   stop_fd);
+			if (len == -ECANCELED) {
+				interrupted = true;
+				break;
+			}
 			if (len < 0) {
 				fprintf(stderr, "pktstats: dm two-way: %s: %s\n", o.ifname, strerror(-len));
 				status = CLI_RUNTIME;
@@ -225,10 +242,21 @@ static int dm_two_way(struct cli *cli, int argc, char **argv)
 		}
 		if (status != CLI_OK)
 			break;
-		if (seq < o.count)
+		if (seq < o.count && !interrupted)
 			sleep_until(until);
 	}
 	oam_link_close(&link);
+	if (stop_fd >= 0) {
+		/* taken here, so that unblocking them does not end the process before the output */
+		struct signalfd_siginfo info;
+		while (read(stop_fd, &info, sizeof info) == (ssize_t)sizeof info)
+			interrupted = true;
+		close(stop_fd);
+	}
+	sigprocmask(SIG_SETMASK, &previous_mask, NULL);
+	if (interrupted)
+		fprintf(stderr, "pktstats: dm two-way: interrupted after %" PRIu64 " DMMs: what came "
+				"back so far\n", sent);
 
 	struct series two_way = {0}, forward = {0}, backward = {0}, variation = {0};
 	uint64_t received = 0, incomplete = 0, negative = 0;
@@ -408,7 +436,7 @@ static int dm_one_way_receive(struct cli *cli, int argc, char **argv)
 	if (!o.ifname)
 		return cli_usage(cli, "needs -i IFACE (the CPU port's network interface)");
 	if ((status = keyword_number(cli, k, n, "count", 1, DM_COUNT_MAX, &o.count)) != CLI_OK ||
-	    (status = keyword_number(cli, k, n, "timeout", 1, 600000, &o.timeout_ms)) != CLI_OK)
+	    (status = keyword_duration_in(cli, k, n, "timeout", "ms", 1, 600000, &o.timeout_ms)) != CLI_OK)
 		return status;
 	o.have_source = true; /* not used */
 	struct oam_link link;

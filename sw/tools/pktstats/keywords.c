@@ -47,6 +47,17 @@ int keyword_number(const struct cli *cli, const struct keyword *keywords, size_t
 	return error ? cli_usage(cli, "%s '%s': %s", name, word, error) : CLI_OK;
 }
 
+int keyword_duration_in(const struct cli *cli, const struct keyword *keywords, size_t n,
+			const char *name, const char *unit, uint64_t min, uint64_t max,
+			uint64_t *value)
+{
+	const char *word = keyword_value(keywords, n, name);
+	if (!word)
+		return CLI_OK;
+	const char *error = parse_duration_count(word, unit, min, max, value);
+	return error ? cli_usage(cli, "%s '%s': %s", name, word, error) : CLI_OK;
+}
+
 int keyword_mac(const struct cli *cli, const struct keyword *keywords, size_t n,
 		const char *name, uint8_t mac[6])
 {

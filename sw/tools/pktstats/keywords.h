@@ -28,6 +28,11 @@ const char *keyword_value(const struct keyword *keywords, size_t n, const char *
 /* Value parsers for the keywords; CLI_OK or the usage error ("count '0': 0 is below 1"). */
 int keyword_number(const struct cli *cli, const struct keyword *keywords, size_t n,
 		   const char *name, uint64_t min, uint64_t max, uint64_t *value);
+/* A duration counted in `unit` ("ms", "s"): a bare number or one with a unit
+ * (parse_duration_count) */
+int keyword_duration_in(const struct cli *cli, const struct keyword *keywords, size_t n,
+			const char *name, const char *unit, uint64_t min, uint64_t max,
+			uint64_t *value);
 int keyword_mac(const struct cli *cli, const struct keyword *keywords, size_t n,
 		const char *name, uint8_t mac[6]);
 int keyword_on_off(const struct cli *cli, const struct keyword *keywords, size_t n,

@@ -87,16 +87,19 @@ static int oam_show(struct cli *cli, int argc, char **argv)
 		out_bool("cpu-bound", c->cpu_bound);
 		out_string("mac", mac_text(c->mac, 0));
 		out_uint("byte-time", c->byte_time, NULL);
+		out_item_break(); /* the configuration, then a line per engine */
 		out_uint("dm-stamped", n->dm_stamped, NULL);
 		out_uint("dm-answered", n->dm_answered, NULL);
 		out_uint("dm-replies-sent", n->dm_replies_sent, NULL);
 		out_uint("dm-passed-up", n->dm_passed_up, NULL);
 		out_uint("dm-malformed", n->dm_malformed, NULL);
+		out_item_break();
 		out_uint("headroom-stamped", n->headroom_stamped, NULL);
 		out_uint("headroom-answered", n->headroom_answered, NULL);
 		out_uint("headroom-replies-sent", n->headroom_replies_sent, NULL);
 		out_uint("headroom-passed-up", n->headroom_passed_up, NULL);
 		out_uint("headroom-malformed", n->headroom_malformed, NULL);
+		out_item_break();
 		out_uint("isl-t0-stamped", n->isl_t0_stamped, NULL);
 		out_uint("isl-t1-stamped", n->isl_t1_stamped, NULL);
 		out_uint("isl-reflected", n->isl_reflected, NULL);

@@ -246,6 +246,15 @@ void out_item_begin(void)
 	push(!json);
 }
 
+/* Text: an item too long for one line goes on, indented, on the next; JSON: nothing. */
+void out_item_break(void)
+{
+	if (json || !in_item[depth])
+		return;
+	printf("\n%*s", 2 * (depth - 2) + 4, "");
+	first[depth] = true;
+}
+
 void out_item_end(void)
 {
 	depth--;

@@ -36,6 +36,8 @@ void out_list_begin(const char *key);
 void out_list_end(void);
 void out_item_begin(void);
 void out_item_end(void);
+/* Text: the rest of the item on a new, indented line (an item of many fields); JSON: nothing */
+void out_item_break(void);
 
 /* Fields. text: how people see the value, or NULL for the plain value. */
 void out_uint(const char *key, uint64_t value, const char *text);

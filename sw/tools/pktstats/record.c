@@ -100,7 +100,7 @@ static int record_run(struct cli *cli, int argc, char **argv)
 		} else if (!strcmp(word, "-G")) {
 			if (!value)
 				return cli_usage(cli, "option '-G' needs SECONDS");
-			if ((error = parse_number(value, 1, 86400u * 366, &seconds)))
+			if ((error = parse_duration_count(value, "s", 1, 86400u * 366, &seconds)))
 				return cli_usage(cli, "seconds '%s': %s", value, error);
 			i++;
 		} else {

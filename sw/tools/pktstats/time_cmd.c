@@ -89,6 +89,10 @@ static int time_show(struct cli *cli, int argc, char **argv)
 	out_real("trim-ppb", pktstats_time_trim_to_ppb(trim), 4);
 	out_uint("set-refused", set_refused, NULL);
 	out_uint("step-refused", step_refused, NULL);
+	/* ready for `decode --time-of-day` (its fraction of a ns left out, as that takes it) */
+	snprintf(text, sizeof text, "%" PRIu64 ".%09" PRIu32 "@%" PRIu64 ",%.4f", pair.time.seconds,
+		 pair.time.nanoseconds, pair.timer, pktstats_time_trim_to_ppb(trim));
+	out_string("time-of-day-pair", text);
 	out_end();
 	return CLI_OK;
 }

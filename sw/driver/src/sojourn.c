@@ -280,6 +280,17 @@ static int arrival(struct pktstats_sojourn_matcher *m, struct sojourn_queue *que
 	return 0;
 }
 
+/*
+ * Whether a departure's time is before its arrival's: time went back (inside a packet, or from
+ * one packet to the next), which no packet the hardware sends does; timed, its delay would
+ * wrap to about 584 years. The times themselves wrap modulo 2^64 ns (2^62 ticks of 1024 ns are
+ * more), so the difference is taken the short way round: more than 2^63 ns is before.
+ */
+static PKTSTATS_ALWAYS_INLINE bool went_back(uint64_t departure_ns, uint64_t arrival_ns)
+{
+	return departure_ns - arrival_ns > UINT64_C(1) << 63;
+}
+
 /* A departure: true with *sojourn filled when it is timed. */
 static bool departure(struct sojourn_queue *queue,
 		      const struct pktstats_event *event, struct pktstats_sojourn *sojourn)
@@ -305,7 +316,8 @@ static bool departure(struct sojourn_queue *queue,
 	unsigned length = event->length;
 	/* a departure before its arrival (time went back: no packet the hardware sends) is not
 	 * timed either: its delay would wrap */
-	if (queue->count == 0 || oldest->length != length || event->time_ns < oldest->time_ns) {
+	if (queue->count == 0 || oldest->length != length ||
+	    went_back(event->time_ns, oldest->time_ns)) {
 		lose(queue, PKTSTATS_SOJOURN_LOSS_INCONSISTENT);
 		queue->counts.unsynchronised++;
 		return false;
@@ -345,7 +357,7 @@ static PKTSTATS_ALWAYS_INLINE bool fast_event(const struct pktstats_sojourn_matc
 	const struct sojourn_entry *oldest = &queue->ring[queue->head];
 	/* bitwise on 0/1 values: a branch on the type would be mispredicted */
 	const uint32_t unpaired = departure & ((queue->count == 0) | (oldest->length != length) |
-					       (event->time_ns < oldest->time_ns));
+					       went_back(event->time_ns, oldest->time_ns));
 	const uint32_t unfit = arrival & ((queue->words + length > m->queue_words) |
 					  (queue->count + 1 > queue->mask));
 	if (UNLIKELY(unpaired | unfit))
@@ -431,7 +443,7 @@ static PKTSTATS_ALWAYS_INLINE uint32_t pair(const struct sojourn_entry *dep, uin
 		const struct sojourn_entry *d = &dep[k];
 		const struct sojourn_entry *entry = &ring[(head + k) & mask];
 		bad |= (entry->length != d->length) | (order && entry->event > d->event) |
-		       (d->time_ns < entry->time_ns);
+		       went_back(d->time_ns, entry->time_ns);
 		sum -= d->length;
 		struct pktstats_sojourn *sojourn = &out[d->rank];
 		sojourn->arrival_ns = entry->time_ns;

@@ -482,17 +482,20 @@ TEST_BINARIES += $(LIB)
 # The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
 TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,payload stream ingest exporter_config accept ipfix)
 
-# The tests that need nothing the build makes: they run beside it (scripts/run_tests.py --build)
+# The tests that need nothing the build makes: they still run when it fails
+# (scripts/run_tests.py --no-build)
 TESTS_WITHOUT_BUILD := regmap-fresh lint formal formal_mutants test_build_tcl test_constraints \
 	synth test_alert_rules test_isl_frames test_victoria test_prometheus test_isl_dissector
 
 test-binaries: $(TEST_BINARIES)
 
-# JOBS tests at a time, the longest first, the build beside the proofs (docs/testing.md)
+# The build on every core, then the tests the longest first, JOBS cores busy and no more: the
+# proofs run a thread per core themselves (docs/testing.md)
 test: deps
 	@$(PYTHON) scripts/run_tests.py --jobs $(JOBS) \
 		--build "$(MAKE) --no-print-directory -j$(JOBS) test-binaries" \
 		$(addprefix --no-build ,$(TESTS_WITHOUT_BUILD)) \
+		--cores formal=$(JOBS) --cores formal_mutants=$(JOBS) \
 		"regmap-fresh=$(PYTHON) regmap/regmap_gen.py --check" \
 		"lint=$(MAKE) --no-print-directory lint" \
 		"formal=$(PYTHON) tb/formal/formal.py" \

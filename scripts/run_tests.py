@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Run the pktstats regression and print one summary line: `N passed, N failed, N skipped`.
 
-usage: run_tests.py [--jobs N] [--build COMMAND] [--no-build NAME]... NAME=COMMAND...
+usage: run_tests.py [--jobs N] [--build COMMAND] [--no-build NAME]... [--cores NAME=N]...
+                    NAME=COMMAND...
 
 Each NAME=COMMAND is a test. A command either speaks TAP ("ok 1 - name", "not ok 2 - name",
 "ok 3 - name # SKIP why", plan "1..N"), and then every test point counts, or it does not, and
@@ -9,16 +10,18 @@ then its exit status counts as one test. A TAP command that exits non-zero witho
 failure, or reports fewer points than its plan, counts one more failure, so a crash never
 passes. Output goes to build/test-logs/NAME.log; failures print their log's tail.
 
-The tests run --jobs at a time (default: the cores), the longest first, so that the cores stay
-busy to the end: the times are the last run's (build/test-logs/times.json) or, on a fresh
-clone, scripts/test_times.json; a test neither knows is taken for a long one. With --build, the
-build runs first, beside the tests named by --no-build (the proofs, the lint: they need nothing
-it makes), and the others start when it has succeeded (if it fails, they are not run: each
-counts as a failure). Each test's result is printed as it ends; at the end, the ten slowest.
+With --build, the build runs first, on every core; if it fails, only the tests named by
+--no-build run (they need nothing it makes) and each other counts as a failure. Then the tests
+run the longest first, with as many cores busy as --jobs (default: the cores) and no more: a
+test keeps one core busy, or N with --cores NAME=N (the proofs run their own N threads). Never
+more: the proofs' time limits are wall-clock ones, and a proof that shares its core with a
+build or another test runs out of them. The times are the last run's
+(build/test-logs/times.json) or, on a fresh clone, scripts/test_times.json; a test neither
+knows is taken for a long one. Each test's result is printed as it ends; at the end, the ten
+slowest.
 """
 
 import argparse
-import concurrent.futures
 import json
 import os
 import re
@@ -119,6 +122,35 @@ def run(name, command, log_dir, tap=True):
     return result, elapsed
 
 
+def run_all(tests, cores, jobs, log_dir):
+    """Runs the tests in order, each as soon as its cores are free (a test of more cores than
+    jobs alone), none overtaking: {name: (result, time)}."""
+    done = threading.Condition()
+    busy = 0
+    results = {}
+
+    def work(name, command, n):
+        nonlocal busy
+        outcome = run(name, command, log_dir)
+        with done:
+            busy -= n
+            results[name] = outcome
+            done.notify_all()
+
+    threads = []
+    for name, command in tests:
+        n = min(cores.get(name, 1), jobs)
+        with done:
+            done.wait_for(lambda: busy + n <= jobs)
+            busy += n
+        thread = threading.Thread(target=work, args=(name, command, n))
+        thread.start()
+        threads.append(thread)
+    for thread in threads:
+        thread.join()
+    return results
+
+
 def known_times(log_dir):
     """Seconds by test name: the committed table, then the last run's over it."""
     times = {}
@@ -137,7 +169,9 @@ def main(argv):
                         help="tests at a time (default: the cores)")
     parser.add_argument("--build", help="the command that builds what the tests need")
     parser.add_argument("--no-build", action="append", default=[], metavar="NAME",
-                        help="a test that needs nothing --build makes (runs beside it)")
+                        help="a test that needs nothing --build makes (runs if it fails)")
+    parser.add_argument("--cores", action="append", default=[], metavar="NAME=N",
+                        help="the cores a test keeps busy (default 1)")
     parser.add_argument("tests", nargs="*", metavar="NAME=COMMAND")
     args = parser.parse_args(argv[1:])
     if args.jobs < 1:
@@ -151,6 +185,14 @@ def main(argv):
             return 2
         tests.append((name, command))
     names = [name for name, _ in tests]
+    cores = {}
+    for arg in args.cores:
+        name, _, n = arg.partition("=")
+        if name not in names or not n.isdigit() or int(n) < 1:
+            print(f"run_tests: --cores '{arg}': expected NAME=N, a test and 1 or more",
+                  file=sys.stderr)
+            return 2
+        cores[name] = int(n)
     unknown = sorted(set(args.no_build) - set(names))
     if unknown or len(set(names)) != len(names):
         what = f"--no-build names no test: {', '.join(unknown)}" if unknown else "a test named twice"
@@ -165,29 +207,21 @@ def main(argv):
     longest = max(times.values(), default=0.0) + 1
     # The longest first; one no time is known of before them all (it may be long)
     order = sorted(tests, key=lambda t: -times.get(t[0], longest))
-    early = [t for t in order if t[0] in args.no_build] if args.build else []
-    late = [t for t in order if t not in early]
 
     wall_start = time.monotonic()
     results = {}
     build_ok = True
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {}
-        if args.build:
-            build = pool.submit(run, "build", args.build, log_dir, False)
-            for t in early:
-                futures[pool.submit(run, t[0], t[1], log_dir)] = t[0]
-            build_result, _ = build.result()
-            build_ok = build_result[1] == 0
-        for t in late:
-            if build_ok:
-                futures[pool.submit(run, t[0], t[1], log_dir)] = t[0]
-            else:
+    if args.build:
+        build_result, _ = run("build", args.build, log_dir, False)
+        build_ok = build_result[1] == 0
+    if not build_ok:
+        for name, _ in order:
+            if name not in args.no_build:
                 result = (0, 1, 0, ["not run: the build failed"])
-                report(t[0], result, 0.0, os.path.join(log_dir, "build.log"), "")
-                results[t[0]] = (result, 0.0)
-        for future in concurrent.futures.as_completed(futures):
-            results[futures[future]] = future.result()
+                report(name, result, 0.0, os.path.join(log_dir, "build.log"), "")
+                results[name] = (result, 0.0)
+        order = [t for t in order if t[0] in args.no_build]
+    results.update(run_all(order, cores, args.jobs, log_dir))
     wall = time.monotonic() - wall_start
 
     measured = {name: round(elapsed, 1) for name, (_, elapsed) in results.items() if elapsed > 0}

@@ -385,21 +385,34 @@ def check_written(tap, cli, work):
 
 # ---- 2a. Floods: the flows in breach bounded, the kernel's drops counted ----
 
-def check_floods(tap, cli, work, seed):
+def summary_of(watch):
+    """The watch's summary: its last JSON line ({} without one)."""
+    lines = watch.out().splitlines()
+    return json.loads(lines[-1]) if lines else {}
+
+
+def watch_datagrams(cli, work, name, datagrams, settle=0.5):
+    """A watch of its own on a free port is sent the datagrams, given `settle` s, and
+    stopped by SIGTERM: (exit status, summary, the watch)."""
     port = free_udp_port()
-    per_message = 1364  # a whole 65535-byte message of HIGH records, every one a new flow
-    flows = [dict(event(2, 0), src=0x0b000000 + i, sport=i % 65536) for i in range(8 * per_message)]
-    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="flood")
+    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name=name)
     try:
         watch.started()
-        send([message(k * per_message, 7, flows[k * per_message:(k + 1) * per_message])
-              for k in range(8)], port)
-        time.sleep(0.5)
+        send(datagrams, port)
+        time.sleep(settle)
         status = watch.stop(signal.SIGTERM)
     finally:
         watch.stop(signal.SIGKILL)
-    lines = watch.out().splitlines()
-    summary = json.loads(lines[-1]) if lines else {}
+    return status, summary_of(watch), watch
+
+
+def check_floods(tap, cli, work, seed):
+    per_message = 1364  # a whole 65535-byte message of HIGH records, every one a new flow
+    flows = [dict(event(2, 0), src=0x0b000000 + i, sport=i % 65536) for i in range(8 * per_message)]
+    status, summary, watch = watch_datagrams(
+        cli, work, "flood", [message(k * per_message, 7,
+                                     flows[k * per_message:(k + 1) * per_message])
+                             for k in range(8)])
     said = [line for line in watch.err().splitlines() if "watched already" in line]
     got = {k: summary.get(k) for k in ("high_events", "in_breach", "not_watched", "records_missing")}
     want = {"high_events": len(flows), "in_breach": 8192, "not_watched": len(flows) - 8192,
@@ -413,7 +426,6 @@ def check_floods(tap, cli, work, seed):
     # index), LOWs of flows never watched among them; the flows still in breach at the end
     # are those a set says (the index's deletions keep every flow findable)
     rng = random.Random(seed)
-    port = free_udp_port()
     pool = [dict(event(2, 0), src=0x0c000000 + rng.randrange(1 << 20), sport=rng.randrange(65536))
             for _ in range(12000)]
     keys = list({(e["src"], e["sport"]): e for e in pool}.values())
@@ -429,17 +441,9 @@ def check_floods(tap, cli, work, seed):
             if len(watched) < 8192 or (e["src"], e["sport"]) in watched:
                 events.append(e)
                 watched.add((e["src"], e["sport"]))
-    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="churn")
-    try:
-        watch.started()
-        send([message(k, 7, events[k:k + per_message]) for k in range(0, len(events), per_message)],
-             port)
-        time.sleep(0.5)
-        status = watch.stop(signal.SIGTERM)
-    finally:
-        watch.stop(signal.SIGKILL)
-    lines = watch.out().splitlines()
-    summary = json.loads(lines[-1]) if lines else {}
+    status, summary, _ = watch_datagrams(
+        cli, work, "churn", [message(k, 7, events[k:k + per_message])
+                             for k in range(0, len(events), per_message)])
     tap.point(status == 0 and summary.get("events") == len(events)
               and summary.get("in_breach") == len(watched) and summary.get("not_watched") == 0,
               "%d HIGH and LOW events in random order over up to 8192 flows: the flows in breach "
@@ -460,17 +464,9 @@ def check_floods(tap, cli, work, seed):
             break
         by_home[home(e)] = e
     a, b = pair
-    port = free_udp_port()
-    watch = Watch(cli, work, ["listen", "127.0.0.1", "port", str(port)], name="collide")
-    try:
-        watch.started()
-        send([message(0, 7, [a, b, dict(a, kind=3), dict(b, kind=3)])], port)
-        time.sleep(0.3)
-        status = watch.stop(signal.SIGTERM)
-    finally:
-        watch.stop(signal.SIGKILL)
-    lines = watch.out().splitlines()
-    summary = json.loads(lines[-1]) if lines else {}
+    status, summary, _ = watch_datagrams(
+        cli, work, "collide", [message(0, 7, [a, b, dict(a, kind=3), dict(b, kind=3)])],
+        settle=0.3)
     tap.point(status == 0 and summary.get("events") == 4 and summary.get("in_breach") == 0,
               "two flows of one hash slot: HIGH, HIGH, LOW of the first, LOW of the second: none "
               "left in breach", "exit %s, %s" % (status, summary))
@@ -502,8 +498,7 @@ def check_floods(tap, cli, work, seed):
         status = watch.stop(signal.SIGTERM)
     finally:
         watch.stop(signal.SIGKILL)
-    lines = watch.out().splitlines()
-    summary = json.loads(lines[-1]) if lines else {}
+    summary = summary_of(watch)
     read, dropped = summary.get("datagrams", 0), summary.get("kernel_drops", 0)
     tap.point(status == 0 and dropped > 0 and read + dropped == sent,
               "%d datagrams into a stopped watch, then one more: those read and those the kernel "

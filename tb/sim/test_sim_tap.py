@@ -78,6 +78,32 @@ def packet_socket(interface):
     return sock
 
 
+def wait_for_taps(proc, names, ready=lambda: True):
+    """Waits until the simulator has made the TAP interfaces (and ready() holds)."""
+    for _ in range(200):
+        try:
+            if ready() and all(socket.if_nametoindex(name) for name in names):
+                return
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
+        time.sleep(0.05)
+    raise RuntimeError(f"the TAP interfaces {', '.join(names)} did not appear")
+
+
+def stop(proc):
+    """SIGINT to the simulator, its output, and the namespace gone: (stdout, stderr)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+    return out, err
+
+
 def usage_errors(sim):
     cases = [["--port", "0:tap="], ["--port", "0:tap=abcdefghijklmnop"],
              ["--port", "0:in=x.pcap", "--port", "0:tap=pst0"],
@@ -99,17 +125,7 @@ def run(sim, work):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         enter_namespace(NAMESPACE)
-        for _ in range(200):
-            try:
-                if os.path.exists(socket_path) and socket.if_nametoindex("pst2"):
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("the TAP interfaces did not appear")
+        wait_for_taps(proc, ["pst0", "pst1", "pst2"], lambda: os.path.exists(socket_path))
         subprocess.run(["ip", "link", "set", "pst0", "mtu", "3000"], check=True)
         taps = [packet_socket(f"pst{i}") for i in range(3)]
 
@@ -159,13 +175,7 @@ def run(sim, work):
         check("an oversized frame is skipped, the next one passes", got == [after],
               f"got {[len(g) for g in got]}")
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+        out, err = stop(proc)
     check("SIGINT ends the run with status 0", proc.returncode == 0, f"status {proc.returncode}")
     check("the summary names the TAP ports and the skipped frame",
           "TAP pst0" in out and "1 frames from TAP pst0 skipped" in out, out[-800:] + err)
@@ -179,17 +189,7 @@ def run_network(sim, work):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         enter_namespace(NAMESPACE)
-        for _ in range(200):
-            try:
-                if socket.if_nametoindex("pstn0") and socket.if_nametoindex("pstn1"):
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("the TAP interfaces of the network did not appear")
+        wait_for_taps(proc, ["pstn0", "pstn1"])
         taps = [packet_socket("pstn0"), packet_socket("pstn1")]
         for into, out_of in ((0, 1), (1, 0)):
             sent = [frame(b"\xff" * 6, bytes.fromhex("02000000066%d" % into), 400 + i) for i in range(10)]
@@ -200,13 +200,7 @@ def run_network(sim, work):
                   f"{out_of}'s, over the cable, whole and in order", got == sent,
                   f"{len(got)} of {len(sent)} frames")
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+        out, err = stop(proc)
     check("network: SIGINT ends the run with status 0, the summary names both TAP ports",
           proc.returncode == 0 and "TAP pstn0" in out and "TAP pstn1" in out,
           f"status {proc.returncode}\n" + out[-800:] + err)
@@ -227,30 +221,14 @@ def run_equal_clocks(sim, work):
     count, source = 8, bytes.fromhex("020000000e01")
     try:
         enter_namespace(NAMESPACE)
-        for _ in range(200):
-            try:
-                if socket.if_nametoindex("pste0") and socket.if_nametoindex("pste1"):
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError(f"pktstats-sim exited: {proc.stderr.read().strip()}")
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("the TAP interfaces of the network did not appear")
+        wait_for_taps(proc, ["pste0", "pste1"])
         tap = packet_socket("pste1")
         for i in range(count):
             tap.send(frame(b"\xff" * 6, source, 700 + i))
             time.sleep(0.1)
         time.sleep(1)
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+        out, err = stop(proc)
     got = [(t, struct.unpack_from("!I", data, 14)[0] - 700)
            for t, data in (read_pcap(out_path) if os.path.exists(out_path) else [])
            if ours(data) and data[6:12] == source]

@@ -57,8 +57,8 @@
 struct ipfix_switch {
 	char name[EXPORTER_NAME_MAX];
 	uint32_t domain;
-	struct pktstats_flowlat_sequence sequence;
-	uint64_t messages, records, missing, resyncs; /* resyncs: the sequence's jumps back too */
+	struct pktstats_flowlat_sequence sequence; /* records missing: its `missing` */
+	uint64_t messages, records, resyncs; /* resyncs: the sequence's jumps back too */
 	uint64_t malformed[IPFIX_REASONS];
 	uint64_t events[IPFIX_KINDS][IPFIX_PROFILES][IPFIX_GROUPS];
 };
@@ -121,7 +121,7 @@ static void take(struct ipfix_listener *l, const uint8_t *data, size_t len)
 	} else {
 		s->messages++;
 		s->records += m.records;
-		s->missing += pktstats_flowlat_sequence_feed(&s->sequence, &m);
+		pktstats_flowlat_sequence_feed(&s->sequence, &m);
 		s->resyncs = s->sequence.resyncs + s->sequence.behind;
 		for (int i = 0; i < n; i++) {
 			const struct pktstats_flowlat_event *e = &l->events[i];
@@ -347,7 +347,7 @@ void ipfix_listener_render(struct exposition *e, struct ipfix_listener *listener
 				}
 	switch_counter(e, &messages, f, offsetof(struct ipfix_switch, messages));
 	switch_counter(e, &records, f, offsetof(struct ipfix_switch, records));
-	switch_counter(e, &missing, f, offsetof(struct ipfix_switch, missing));
+	switch_counter(e, &missing, f, offsetof(struct ipfix_switch, sequence.missing));
 	switch_counter(e, &resyncs, f, offsetof(struct ipfix_switch, resyncs));
 	expo_family(e, &malformed);
 	for (unsigned r = 1; r < IPFIX_REASONS; r++) {

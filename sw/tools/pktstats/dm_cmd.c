@@ -56,13 +56,15 @@ static int parse_send_options(const struct cli *cli, const struct keyword *k, si
 	o->timeout_ms = 1000;
 	if ((status = keyword_mac(cli, k, n, "peer", o->peer)) != CLI_OK ||
 	    (status = keyword_number(cli, k, n, "count", 1, DM_COUNT_MAX, &o->count)) != CLI_OK ||
-	    (status = keyword_duration_in(cli, k, n, "interval", "ms", 0, 60000, &o->interval_ms)) != CLI_OK ||
+	    (status = keyword_duration_count(cli, k, n, "interval", "ms", 0, 60000,
+					     &o->interval_ms)) != CLI_OK ||
 	    (status = keyword_number(cli, k, n, "level", 0, 7, &o->level)) != CLI_OK ||
 	    (status = keyword_number(cli, k, n, "vlan", 0, 4094, &o->vid)) != CLI_OK ||
 	    (status = keyword_mac(cli, k, n, "source", o->source)) != CLI_OK)
 		return status;
 	if (!one_way &&
-	    (status = keyword_duration_in(cli, k, n, "timeout", "ms", 0, 600000, &o->timeout_ms)) != CLI_OK)
+	    (status = keyword_duration_count(cli, k, n, "timeout", "ms", 0, 600000,
+					     &o->timeout_ms)) != CLI_OK)
 		return status;
 	o->have_source = keyword_value(k, n, "source") != NULL;
 	o->tagged = keyword_value(k, n, "vlan") != NULL;
@@ -436,7 +438,8 @@ static int dm_one_way_receive(struct cli *cli, int argc, char **argv)
 	if (!o.ifname)
 		return cli_usage(cli, "needs -i IFACE (the CPU port's network interface)");
 	if ((status = keyword_number(cli, k, n, "count", 1, DM_COUNT_MAX, &o.count)) != CLI_OK ||
-	    (status = keyword_duration_in(cli, k, n, "timeout", "ms", 1, 600000, &o.timeout_ms)) != CLI_OK)
+	    (status = keyword_duration_count(cli, k, n, "timeout", "ms", 1, 600000,
+					     &o.timeout_ms)) != CLI_OK)
 		return status;
 	o.have_source = true; /* not used */
 	struct oam_link link;

@@ -165,8 +165,10 @@ static int headroom_measure(struct cli *cli, int argc, char **argv)
 	uint8_t source[6];
 	struct pfc_options o = {0};
 	if ((status = keyword_number(cli, k, n, "count", 1, HEADROOM_COUNT_MAX, &count)) != CLI_OK ||
-	    (status = keyword_duration_in(cli, k, n, "interval", "ms", 0, 60000, &interval_ms)) != CLI_OK ||
-	    (status = keyword_duration_in(cli, k, n, "timeout", "ms", 1, 600000, &timeout_ms)) != CLI_OK ||
+	    (status = keyword_duration_count(cli, k, n, "interval", "ms", 0, 60000,
+					     &interval_ms)) != CLI_OK ||
+	    (status = keyword_duration_count(cli, k, n, "timeout", "ms", 1, 600000,
+					     &timeout_ms)) != CLI_OK ||
 	    (status = keyword_mac(cli, k, n, "source", source)) != CLI_OK ||
 	    (status = parse_pfc(cli, k, n, false, &o)) != CLI_OK)
 		return status;

@@ -47,7 +47,7 @@ int keyword_number(const struct cli *cli, const struct keyword *keywords, size_t
 	return error ? cli_usage(cli, "%s '%s': %s", name, word, error) : CLI_OK;
 }
 
-int keyword_duration_in(const struct cli *cli, const struct keyword *keywords, size_t n,
+int keyword_duration_count(const struct cli *cli, const struct keyword *keywords, size_t n,
 			const char *name, const char *unit, uint64_t min, uint64_t max,
 			uint64_t *value)
 {

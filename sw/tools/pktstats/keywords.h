@@ -30,7 +30,7 @@ int keyword_number(const struct cli *cli, const struct keyword *keywords, size_t
 		   const char *name, uint64_t min, uint64_t max, uint64_t *value);
 /* A duration counted in `unit` ("ms", "s"): a bare number or one with a unit
  * (parse_duration_count) */
-int keyword_duration_in(const struct cli *cli, const struct keyword *keywords, size_t n,
+int keyword_duration_count(const struct cli *cli, const struct keyword *keywords, size_t n,
 			const char *name, const char *unit, uint64_t min, uint64_t max,
 			uint64_t *value);
 int keyword_mac(const struct cli *cli, const struct keyword *keywords, size_t n,

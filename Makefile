@@ -19,7 +19,8 @@
 #   make bitstream  the NetFPGA-1G-CML bitstream with Vivado (docs/board.md); exits 2 with one
 #                 line without it
 #   make soak     long randomized runs (SOAK_CYCLES, SOAK_SEEDS)
-#   make fuzz     libFuzzer on the stat packet decoder (FUZZ_SECONDS per target, FUZZ_JOBS)
+#   make fuzz     libFuzzer on the decoder and the network parsers (FUZZ_SECONDS per target,
+#                 FUZZ_JOBS)
 #   make regmap   regenerate rtl/gen, the C register header and docs/regmap.md
 #   make clean
 
@@ -498,7 +499,8 @@ TEST_BINARIES += $(BUILD)/bin/pktstats-exporter $(BUILD)/asan/bin/pktstats-expor
 # The examples of the docs build against the release library (tb/docs/test_doc_examples.py).
 TEST_BINARIES += $(LIB)
 # The fuzz targets' replay of tb/fuzz/corpus and tb/fuzz/regressions (see "Fuzzing" below).
-TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,payload stream ingest exporter_config accept ipfix)
+FUZZ_TARGETS := payload stream ingest exporter_config accept ipfix isl isl_token dm headroom
+TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,$(FUZZ_TARGETS))
 
 # The tests that need nothing the build makes: they still run when it fails
 # (scripts/run_tests.py --no-build)
@@ -595,12 +597,13 @@ test: deps
 		"synth=$(MAKE) --no-print-directory synth-evcap"
 
 # ---------------------------------------------------------------------------------------------
-# Fuzzing the decoder (tb/fuzz/, docs/testing.md "Fuzzing"). `make fuzz` builds each target with
-# clang and libFuzzer and runs it FUZZ_SECONDS (nice'd, FUZZ_JOBS processes per target, targets
-# one after the other); not part of `make test`, which replays the kept inputs instead
-# (tb/fuzz/corpus, tb/fuzz/regressions) through the same targets built with gcc, ASan and UBSan.
+# Fuzzing the decoder and the network parsers (tb/fuzz/, docs/testing.md "Fuzzing"). `make fuzz`
+# builds each target with clang and libFuzzer and runs it FUZZ_SECONDS (nice'd, FUZZ_JOBS
+# processes per target, targets one after the other); not part of `make test`, which replays the
+# kept inputs instead (tb/fuzz/corpus, tb/fuzz/regressions) through the same targets built with
+# gcc, ASan and UBSan.
 
-FUZZ_TARGETS := payload stream ingest exporter_config accept ipfix
+# FUZZ_TARGETS: above, with the test binaries.
 # The exporter's targets compile its sources (and what they use) in, like decode.c above.
 FUZZ_EXPORTER_SRC_ingest := sw/tools/exporter/stat_ingest.c sw/driver/src/decode.c sw/driver/src/sojourn.c
 FUZZ_EXPORTER_SRC_exporter_config := sw/tools/exporter/config.c sw/tools/pktstats/args.c
@@ -629,14 +632,24 @@ $(foreach t,ingest exporter_config accept,$(eval \
 $(BUILD)/asan/tb/fuzz/replay_$(t): tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c tb/fuzz/fuzz_common.h $(filter sw/tools/%,$(FUZZ_EXPORTER_SRC_$(t))) $(EXPORTER_HEADERS) $(LIB_ASAN) $(LIB_HEADERS) ; \
 	@mkdir -p $$(@D) && $(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) $(FUZZ_EXPORTER_FLAGS) tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c $(filter sw/tools/%,$(FUZZ_EXPORTER_SRC_$(t))) $(LIB_ASAN) -o $$@))
 
-# The IPFIX parser is in the library: flowlat.c compiled in, the rest of the library linked
-$(BUILD)/fuzz/fuzz_ipfix: tb/fuzz/fuzz_ipfix.c tb/fuzz/fuzz_common.h sw/driver/src/flowlat.c $(LIB) $(LIB_HEADERS) | deps
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< sw/driver/src/flowlat.c $(LIB) $(LIB_LIBS) -o $@
+# The network parsers of the library (IPFIX, the ISL discovery packet and token, the DM frames,
+# the headroom PDU): the parser's source compiled in, the rest of the library linked; the CLI's
+# probe code they drive too (oam_probe.c, and oam_link.c that it calls), in the replay as well.
+FUZZ_LIBRARY_TARGETS := ipfix isl isl_token dm headroom
+FUZZ_SRC_ipfix := sw/driver/src/flowlat.c
+FUZZ_SRC_isl := sw/driver/src/isl_frame.c
+FUZZ_SRC_isl_token := $(FUZZ_SRC_isl)
+FUZZ_SRC_dm := sw/driver/src/oam_frame.c sw/tools/pktstats/oam_probe.c sw/tools/pktstats/oam_link.c
+FUZZ_SRC_headroom := $(FUZZ_SRC_dm)
+FUZZ_LIBRARY_DEPS := tb/fuzz/fuzz_common.h tb/fuzz/fuzz_isl.h $(CLI_HEADERS) $(LIB_HEADERS)
 
-$(BUILD)/asan/tb/fuzz/replay_ipfix: tb/fuzz/replay.c tb/fuzz/fuzz_ipfix.c tb/fuzz/fuzz_common.h $(LIB_ASAN) $(LIB_HEADERS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) tb/fuzz/replay.c tb/fuzz/fuzz_ipfix.c $(LIB_ASAN) $(LIB_LIBS) -o $@
+$(foreach t,$(FUZZ_LIBRARY_TARGETS),$(eval \
+$(BUILD)/fuzz/fuzz_$(t): tb/fuzz/fuzz_$(t).c $(FUZZ_SRC_$(t)) $(FUZZ_LIBRARY_DEPS) $(LIB) | deps ; \
+	@mkdir -p $$(@D) && $(FUZZ_CC) $(FUZZ_CFLAGS) -Isw/tools/pktstats $$< $(FUZZ_SRC_$(t)) $(LIB) $$(LIB_LIBS) -o $$@))
+
+$(foreach t,$(FUZZ_LIBRARY_TARGETS),$(eval \
+$(BUILD)/asan/tb/fuzz/replay_$(t): tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c $(filter sw/tools/%,$(FUZZ_SRC_$(t))) $(FUZZ_LIBRARY_DEPS) $(LIB_ASAN) ; \
+	@mkdir -p $$(@D) && $(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(SANITIZE) $(INCLUDES) -Isw/tools/pktstats tb/fuzz/replay.c tb/fuzz/fuzz_$(t).c $(filter sw/tools/%,$(FUZZ_SRC_$(t))) $(LIB_ASAN) $$(LIB_LIBS) -o $$@))
 
 fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 	@tb/fuzz/run_fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)

@@ -3,7 +3,9 @@
  * Shared by the decoder fuzz targets (tb/fuzz/fuzz_payload.c, tb/fuzz/fuzz_stream.c):
  *
  *   FUZZ_CHECK()      abort() with a message when an invariant breaks, so that libFuzzer
- *                     reports logic bugs as crashes, not only memory errors;
+ *                     reports logic bugs as crashes, not only memory errors (every target);
+ *   fuzz_copy()       an exactly sized heap copy of an input (every frame parser's target);
+ *   fuzz_stamp_*()    the link frames' stamps: in ns, differences, valid, zero, equal;
  *   ref_decode()      a deliberately naive reference decoder of one stat payload, written from
  *                     docs/packet-format.md and decode.h, not from decode.c: every tick is
  *                     reduced modulo 2^62 at each step (decode.c defers the modulo), every
@@ -25,6 +27,7 @@
 #define PKTSTATS_FUZZ_COMMON_H
 
 #include "pktstats/decode.h"
+#include "pktstats/oam.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +42,48 @@
 			abort();                                                              \
 		}                                                                             \
 	} while (0)
+
+/* A copy of exactly size bytes on the heap, so that AddressSanitizer sees a read past the end of
+ * the frame or datagram a parser is given (malloc(0) under ASan is a valid zero-byte block). */
+static inline uint8_t *fuzz_copy(const uint8_t *data, size_t size)
+{
+	uint8_t *copy = malloc(size ? size : 1);
+
+	FUZZ_CHECK(copy != NULL);
+	memcpy(copy, data, size);
+	return copy;
+}
+
+/* The stamps of the link frames (32-bit seconds, 32-bit nanoseconds: fuzz_dm.c,
+ * fuzz_headroom.c, fuzz_isl.c): in ns, and the range of their seconds in ns, 2^32 s */
+#define FUZZ_STAMP_RANGE ((__int128)1000000000 << 32)
+
+static inline __int128 fuzz_stamp_ns(struct pktstats_wire_time t)
+{
+	return (__int128)t.seconds * 1000000000 + t.nanoseconds;
+}
+
+/* d is b - a, modulo the stamps' range */
+static inline bool fuzz_stamp_diff_is(__int128 d, struct pktstats_wire_time b,
+				      struct pktstats_wire_time a)
+{
+	return (d - fuzz_stamp_ns(b) + fuzz_stamp_ns(a)) % FUZZ_STAMP_RANGE == 0;
+}
+
+static inline bool fuzz_stamp_valid(struct pktstats_wire_time t)
+{
+	return t.nanoseconds < 1000000000u;
+}
+
+static inline bool fuzz_stamp_zero(struct pktstats_wire_time t)
+{
+	return !t.seconds && !t.nanoseconds;
+}
+
+static inline bool fuzz_stamp_same(struct pktstats_wire_time a, struct pktstats_wire_time b)
+{
+	return a.seconds == b.seconds && a.nanoseconds == b.nanoseconds;
+}
 
 #define REF_MASK62 ((UINT64_C(1) << 62) - 1)
 

@@ -70,10 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		at += 2;
 		if (len > size - at)
 			len = size - at;
-		/* a copy of exactly the frame's size, so that ASan sees any read beyond it */
-		uint8_t *frame = malloc(len ? len : 1);
-		FUZZ_CHECK(frame);
-		memcpy(frame, data + at, len);
+		uint8_t *frame = fuzz_copy(data + at, len);
 		ingest_frame(in, frame, len, now);
 		free(frame);
 		at += len;

@@ -29,10 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct pktstats_flowlat_sequence sequence; /* across inputs, as a listener's */
 	struct pktstats_flowlat_message m, again;
 	enum pktstats_flowlat_ipfix_error error = PKTSTATS_FLOWLAT_IPFIX_OK, error2;
-	/* a copy of exactly size bytes: ASan sees a read past the datagram */
-	uint8_t *copy = malloc(size ? size : 1);
-	FUZZ_CHECK(copy);
-	memcpy(copy, data, size);
+	uint8_t *copy = fuzz_copy(data, size);
 	int n = pktstats_flowlat_ipfix_parse(copy, size, PKTSTATS_FLOWLAT_PEN_DEFAULT, &m, events,
 					     EVENTS_MAX, &error);
 	FUZZ_CHECK(n >= 0);

@@ -451,10 +451,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size - off)
 			len = size - off;
 		off += len;
-		/* a copy of exactly len bytes: a read past the record is caught by ASan */
-		uint8_t *copy = malloc(len ? len : 1);
-		FUZZ_CHECK(copy != NULL);
-		memcpy(copy, rec, len);
+		uint8_t *copy = fuzz_copy(rec, len);
 		m.frames++;
 		if (payloads) {
 			const uint32_t ip = len ? 0x0a000000u | copy[0] : 0x0a000000u;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# `make fuzz`: runs each libFuzzer decoder target for SECONDS and prints its execution count.
+# `make fuzz`: runs each libFuzzer target (the decoder's, the network parsers') for SECONDS and
+# prints its execution count.
 #
 #   tb/fuzz/run_fuzz.sh BUILD_DIR SECONDS JOBS TARGET...
 #

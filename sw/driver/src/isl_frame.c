@@ -158,6 +158,10 @@ int pktstats_isl_parse(const uint8_t *frame, size_t len, struct pktstats_isl_pac
 	size_t udp_length = get16(udp + 4);
 	if (udp_length < UDP_HEADER || ETH_HEADER + IP_HEADER + udp_length > len)
 		return malformed(reason, "UDP length beyond the frame");
+	size_t ip_length = get16(ip + 2);
+	if (ip_length < IP_HEADER + udp_length || ETH_HEADER + ip_length > len)
+		return malformed(reason,
+				 "IPv4 total length short of the UDP length or beyond the frame");
 
 	memset(packet, 0, sizeof *packet);
 	memcpy(packet->destination, frame, 6);
@@ -198,6 +202,9 @@ int pktstats_isl_parse(const uint8_t *frame, size_t len, struct pktstats_isl_pac
 			case SUB_T1:
 				if (n != 8)
 					return malformed(reason, "T0 or T1 not 8 bytes");
+				if (get32(body + 4) >= 1000000000u)
+					return malformed(reason,
+							 "T0 or T1 nanoseconds not below 10^9");
 				*(value[3] == SUB_T0 ? &packet->t0 : &packet->t1) =
 					(struct pktstats_wire_time){get32(body), get32(body + 4)};
 				seen |= value[3] == SUB_T0 ? T0 : T1;

@@ -52,7 +52,8 @@ const char *pktstats_oam_strerror(enum pktstats_oam_error error)
 	case PKTSTATS_OAM_BAD_TYPE: return "headroom type neither request (1) nor response (2)";
 	case PKTSTATS_OAM_BAD_TIMESTAMP: return "a timestamp's nanoseconds are not below 10^9";
 	case PKTSTATS_OAM_BAD_RESERVED: return "reserved bits set";
-	case PKTSTATS_OAM_BAD_TLV: return "a TLV runs beyond the frame";
+	case PKTSTATS_OAM_BAD_TLV:
+		return "the TLV offset points into the stamps, or a TLV runs beyond the frame";
 	}
 	return "unknown error";
 }
@@ -148,8 +149,14 @@ int pktstats_dm_parse(const uint8_t *frame, size_t len, struct pktstats_dm_frame
 		*error = PKTSTATS_OAM_BAD_TIMESTAMP;
 		return 0;
 	}
-	/* TLVs from the TLV offset (counted from the end of the offset field); a frame ending
-	 * without an End TLV simply ends them. */
+	/* TLVs from the TLV offset (counted from the end of the offset field), which never points
+	 * into the stamps: Y.1731 has 16 for a 1DM, 32 for a DMM or DMR, and a later version may
+	 * add fields (a larger offset is read where it points). A frame ending without an End TLV
+	 * simply ends them. */
+	if (dm->tlv_offset < fixed) {
+		*error = PKTSTATS_OAM_BAD_TLV;
+		return 0;
+	}
 	size_t p = 4 + (size_t)dm->tlv_offset;
 	while (p < pdu_len && pdu[p] != PKTSTATS_DM_END_TLV) {
 		if (p + 3 > pdu_len || p + 3 + get16(pdu + p + 1) > pdu_len) {

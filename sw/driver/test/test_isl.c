@@ -388,6 +388,14 @@ static void test_parse(void)
 	TAP_RC(pktstats_isl_parse(copy, (size_t)len, &out, &reason), -ENOMSG, reason,
 	       "UDP 53 -> 61232: -ENOMSG");
 
+	/* The largest nanoseconds a stamp has */
+	memcpy(copy, frame, (size_t)len);
+	memcpy(copy + 70, "\x3b\x9a\xc9\xff", 4);
+	memcpy(copy + 84, "\x3b\x9a\xc9\xff", 4);
+	err = pktstats_isl_parse(copy, (size_t)len, &out, &reason);
+	tap_ok(err == 0 && out.t0.nanoseconds == 999999999 && out.t1.nanoseconds == 999999999,
+	       "T0 and T1 with nanoseconds 999 999 999: parsed (%d)", err);
+
 	/* Malformed: -EBADMSG with the reason */
 	static const struct {
 		const char *what, *reason;
@@ -399,6 +407,11 @@ static void test_parse(void)
 		{"no switch-ID TLV", "no switch ID"},
 		{"a chassis ID of subtype 7 (locally assigned)", "chassis ID"},
 		{"a UDP length one byte beyond the frame", "UDP length"},
+		/* found by tb/fuzz/fuzz_isl.c: such stamps were handed to `isl run` */
+		{"T0 with nanoseconds 10^9 (no stamp of a switch)", "nanoseconds not below 10^9"},
+		{"T1 with nanoseconds 2^32 - 1", "nanoseconds not below 10^9"},
+		{"an IPv4 total length one byte short of the UDP datagram", "IPv4 total length"},
+		{"an IPv4 total length one byte beyond the frame", "IPv4 total length"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		size_t n = (size_t)len;
@@ -422,11 +435,19 @@ static void test_parse(void)
 		case 4:
 			copy[44] = 7;
 			break;
+		case 6: /* T0's nanoseconds at bytes 70..73 */
+			memcpy(copy + 70, "\x3b\x9a\xca\x00", 4);
+			break;
+		case 7: /* T1's at 84..87 */
+			memcpy(copy + 84, "\xff\xff\xff\xff", 4);
+			break;
 		}
 		set16(copy + 16, (unsigned)(n - 14));
 		set16(copy + 38, (unsigned)(n - 34));
 		if (i == 5)
 			set16(copy + 38, (unsigned)(n - 34 + 1));
+		if (i == 8 || i == 9) /* found by tb/fuzz/fuzz_isl.c, as 6 and 7 */
+			set16(copy + 16, (unsigned)(n - 14 + (i == 8 ? -1 : 1)));
 		reason = NULL;
 		err = pktstats_isl_parse(copy, n, &out, &reason);
 		if (!tap_ok(err == -EBADMSG && reason && strstr(reason, bad[i].reason),

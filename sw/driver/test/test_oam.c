@@ -416,6 +416,28 @@ static void test_dm_malformed(void)
 	EXPECT_EQ(error, PKTSTATS_OAM_BAD_TLV);
 	end("dm_parse: other EtherTypes (also behind a tag) are not_oam; NULL is EINVAL; an "
 	    "over-long TLV is bad_tlv");
+
+	/* Found by tb/fuzz/fuzz_dm.c: a TLV offset into the stamps made TLVs (a Data TLV, whose
+	 * first 8 bytes the probes take for their session and sequence) of the stamps' bytes */
+	begin();
+	for (unsigned offset = 0; offset <= 32; offset++) {
+		memcpy(f, dmm, sizeof f);
+		f[17] = (uint8_t)offset;
+		pktstats_dm_parse(f, sizeof f, &dm, &error);
+		EXPECT_EQ(error, offset < 32 ? PKTSTATS_OAM_BAD_TLV : PKTSTATS_OAM_OK);
+		EXPECT_EQ(dm.tlv_offset, offset);
+	}
+	for (unsigned offset = 0; offset <= 16; offset++) {
+		uint8_t h[sizeof one_dm];
+		memcpy(h, one_dm, sizeof h);
+		h[17] = (uint8_t)offset;
+		memcpy(h + 18, "\x03\x00\x08", 3); /* TxTimeStampf's first bytes: a "Data TLV" */
+		pktstats_dm_parse(h, sizeof h, &dm, &error);
+		EXPECT_EQ(error, offset < 16 ? PKTSTATS_OAM_BAD_TLV : PKTSTATS_OAM_OK);
+		EXPECT(offset < 16 || dm.data_tlv == NULL);
+	}
+	end("dm_parse: a TLV offset into the stamps (DMM 0..31, 1DM 0..15) is bad_tlv; 32 and 16 "
+	    "are fine");
 }
 
 static void test_dm_build_errors(void)

@@ -618,10 +618,6 @@ static void round_trip_in(struct isl_state *st, const struct pktstats_isl_packet
 		st->counters.unstamped++;
 		return;
 	}
-	if (packet->t0.nanoseconds >= NS_PER_S || packet->t1.nanoseconds >= NS_PER_S) {
-		st->counters.malformed++;
-		return;
-	}
 	int64_t value = pktstats_wire_time_diff(packet->t1, packet->t0);
 	if (value < 0) {
 		st->counters.negative++;

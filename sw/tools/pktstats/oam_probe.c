@@ -140,21 +140,27 @@ int headroom_probe_exchange(struct oam_link *link, const uint8_t source[6], int6
 			return len;
 		if (len == 0)
 			break;
-		struct pktstats_headroom_frame h;
-		enum pktstats_oam_error error;
-		pktstats_headroom_parse(frame, (size_t)len, &h, &error);
-		if (error == PKTSTATS_OAM_NOT_OAM)
-			continue;
-		if (error != PKTSTATS_OAM_OK || h.type != PKTSTATS_HEADROOM_RESPONSE) {
-			/* a request (ours, or another sender's) is no surprise */
-			probe->unexpected += h.type != PKTSTATS_HEADROOM_REQUEST ||
-					     error != PKTSTATS_OAM_OK;
-			continue;
-		}
-		probe->response = h;
-		probe->received = true;
+		headroom_probe_take(probe, frame, (size_t)len);
 	}
 	return 0;
+}
+
+bool headroom_probe_take(struct headroom_probe *probe, const uint8_t *frame, size_t len)
+{
+	struct pktstats_headroom_frame h;
+	enum pktstats_oam_error error;
+	pktstats_headroom_parse(frame, len, &h, &error);
+	if (error == PKTSTATS_OAM_NOT_OAM)
+		return false;
+	if (error != PKTSTATS_OAM_OK || h.type != PKTSTATS_HEADROOM_RESPONSE) {
+		/* a request (ours, or another sender's) is no surprise */
+		probe->unexpected += h.type != PKTSTATS_HEADROOM_REQUEST ||
+				     error != PKTSTATS_OAM_OK;
+		return false;
+	}
+	probe->response = h;
+	probe->received = true;
+	return true;
 }
 
 bool headroom_probe_complete(const struct pktstats_headroom_frame *h)

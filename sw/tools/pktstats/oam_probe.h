@@ -86,6 +86,12 @@ struct headroom_probe {
 int headroom_probe_exchange(struct oam_link *link, const uint8_t source[6], int64_t timeout_ns,
 			    int stop_fd, struct headroom_probe *probe);
 
+/* One frame that came in while waiting, as headroom_probe_exchange() takes it: true when it is
+ * a response (now probe->response, probe->received set); a malformed 0x89A2 frame or one of
+ * another type than request or response is counted in probe->unexpected; other frames and
+ * requests (ours looped back, another sender's) are ignored. */
+bool headroom_probe_take(struct headroom_probe *probe, const uint8_t *frame, size_t len);
+
 /* A response with all four stamps written (a stamp still 0 means a switch did not). */
 bool headroom_probe_complete(const struct pktstats_headroom_frame *response);
 

@@ -67,9 +67,10 @@ int pktstats_isl_build(const struct pktstats_isl_packet *packet, uint8_t *buf, s
  * rewrote the packet may have set the UDP checksum to 0). Returns 0; -ENOMSG when the frame is
  * not a discovery packet at all (another EtherType, protocol or port: not an error for a
  * listener); -EBADMSG when it claims to be one but is malformed (a truncated header or TLV, a
- * UDP length beyond the frame, a chassis or port ID of another subtype or length, no End, a
- * mandatory TLV missing: chassis, port, switch ID, timestamp, T0, T1). *reason (when not NULL)
- * says which, in a static string.
+ * UDP length beyond the frame, an IPv4 total length short of the UDP datagram or beyond the
+ * frame, a chassis or port ID of another subtype or length, T0 or T1
+ * with nanoseconds not below 10^9, no End, a mandatory TLV missing: chassis, port, switch ID,
+ * timestamp, T0, T1). *reason (when not NULL) says which, in a static string.
  */
 int pktstats_isl_parse(const uint8_t *frame, size_t len, struct pktstats_isl_packet *packet,
 		       const char **reason);

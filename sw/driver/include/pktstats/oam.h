@@ -101,7 +101,9 @@ enum pktstats_oam_error {
 	PKTSTATS_OAM_BAD_TYPE,       /* headroom type neither request nor response */
 	PKTSTATS_OAM_BAD_TIMESTAMP,  /* nanoseconds >= 10^9 in a filled field */
 	PKTSTATS_OAM_BAD_RESERVED,   /* headroom: reserved bits (byte 15, bits 3:2) not 0 */
-	PKTSTATS_OAM_BAD_TLV,        /* DM: a TLV runs beyond the frame */
+	PKTSTATS_OAM_BAD_TLV,        /* DM: the TLV offset points into the stamps (below 16 for
+				      * a 1DM, 32 for a DMM or DMR), or a TLV runs beyond the
+				      * frame */
 };
 
 /* A sentence ("shorter than its fields"), and a short name for JSON ("truncated"). */
@@ -113,8 +115,9 @@ const char *pktstats_oam_error_name(enum pktstats_oam_error error);
  * fields read so far are filled); -EINVAL for NULL arguments. A frame too short to show its
  * EtherType, or of another EtherType, is PKTSTATS_OAM_NOT_OAM. Checked in this order: DM:
  * header (4 bytes after the EtherType) present, opcode, version, the timestamps' length,
- * nanoseconds, the TLVs (each one's length within the frame; the End TLV or the frame's end
- * stops them); headroom: bytes 14..15 present, subtype, encapsulation version and PDU version
+ * nanoseconds, the TLVs (the TLV offset at least the stamps' length, 16 for a 1DM and 32 for a
+ * DMM or DMR; each TLV's length within the frame; the End TLV or the frame's end stops them);
+ * headroom: bytes 14..15 present, subtype, encapsulation version and PDU version
  * (BAD_VERSION), reserved bits, type, 48 bytes, nanoseconds. */
 int pktstats_dm_parse(const uint8_t *frame, size_t len, struct pktstats_dm_frame *dm,
 		      enum pktstats_oam_error *error);

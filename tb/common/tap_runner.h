@@ -133,7 +133,7 @@ inline Options parse(int argc, char **argv, bool cases, uint64_t default_cycles,
 		uint64_t value = 0;
 		if (!parse_count(argv[i + 1], &value))
 			bad(std::string("bad count '") + argv[i + 1] + "' for " + argv[i] +
-			    ": a whole number, such as 1000000, 1e6 or 5e7");
+			    ": a whole number below 2^64, such as 1000000, 1e6 or 5e7");
 		return value;
 	};
 

@@ -503,10 +503,12 @@ private:
 				event.exact = full_masks && lengths[t] <= 255;
 				event.occupancy_after = occupancy;
 				totals_.stimulated++;
-				if (!window_.push_back(event))
+				if (!window_.push_back(event)) {
+					window_high_water_ = window_.capacity() + 1;
 					return fail("cycle %" PRIu64 ": more than %zu stimulus events wait for"
 						    " their packet, more than the block can hold: events lost"
 						    " and not counted as missed?", cycle_, window_.capacity());
+				}
 			}
 		}
 		window_high_water_ = std::max(window_high_water_, window_.size());
@@ -1085,6 +1087,19 @@ std::string test_counters_clear()
 	return b.failure();
 }
 
+// A long random run reports its memory every PROGRESS_CLOCKS clocks.
+constexpr uint64_t PROGRESS_CLOCKS = 50000000;
+
+// The window's high-water mark and the process's peak RSS, both flat however long the run.
+void print_memory(const Bench &b, const char *when)
+{
+	struct rusage usage;
+	getrusage(RUSAGE_SELF, &usage);
+	printf("# %s: at most %zu events waited for their packet (bound %zu); peak RSS %ld MiB\n",
+	       when, b.window_high_water(), b.window_limit(), usage.ru_maxrss / 1024);
+	fflush(stdout);
+}
+
 // Random traffic, configuration changes, stalls, flushes, timer jumps.
 std::string test_random(uint64_t seed, uint64_t cycles, bool reconstruct)
 {
@@ -1096,6 +1111,7 @@ std::string test_random(uint64_t seed, uint64_t cycles, bool reconstruct)
 	b.config.enable = true;
 	b.config.flush_timeout = 1 + random() % 3000;
 	uint64_t done = 0;
+	auto start = std::chrono::steady_clock::now();
 	while (done < cycles && b.ok()) {
 		// A phase: a traffic pattern and an output behaviour for a while.
 		uint64_t length = 100 + random() % 20000;
@@ -1166,6 +1182,12 @@ std::string test_random(uint64_t seed, uint64_t cycles, bool reconstruct)
 			}
 			b.step();
 		}
+		if ((done + length) / PROGRESS_CLOCKS != done / PROGRESS_CLOCKS && done + length < cycles) {
+			std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+			std::string when = std::to_string(b.cycle()) + " clocks in " +
+					   std::to_string((long)seconds.count()) + " s";
+			print_memory(b, when.c_str());
+		}
 		done += length;
 	}
 	b.config.queue_mask = 0xff;
@@ -1178,10 +1200,7 @@ std::string test_random(uint64_t seed, uint64_t cycles, bool reconstruct)
 	printf("# %" PRIu64 " events stimulated, %" PRIu64 " missed, %" PRIu64 " packets (%" PRIu64
 	       " with M), %" PRIu64 " timestamp events\n",
 	       t.stimulated, t.missed, t.packets, t.flagged, t.timestamps);
-	struct rusage usage;
-	getrusage(RUSAGE_SELF, &usage);
-	printf("# window: at most %zu events waiting for their packet (bound %zu); peak RSS %ld MiB\n",
-	       b.window_high_water(), b.window_limit(), usage.ru_maxrss / 1024);
+	print_memory(b, "window");
 	return failure;
 }
 

@@ -4,7 +4,8 @@
  * randomized cases and TAP output (scripts/run_tests.py counts the TAP lines).
  *
  *   --seed N     run the randomized cases with seed N only (replays a run)
- *   --cycles N   clocks of the randomized cases
+ *   --cycles N   clocks of the randomized cases: a whole number, plain (1000000, 0x100) or
+ *                with a decimal exponent (1e6, 5e7, 2.5E6)
  *   --only NAME  run only the cases named NAME
  *   --list       print the cases' names, run nothing
  *
@@ -63,6 +64,53 @@ struct Options {
 
 namespace detail {
 
+// A whole number below 2^64 written plainly (strtoull, base 0: 1000000, 0x100); false for
+// anything else.
+inline bool parse_plain(const char *text, uint64_t *value)
+{
+	char *end = nullptr;
+	errno = 0;
+	*value = strtoull(text, &end, 0);
+	return *text && !*end && *text != '-' && !errno;
+}
+
+// A count: plain, or a decimal mantissa and a decimal exponent of at most three digits (5e7,
+// 2.5E6) whose value is a whole number below 2^64; false for anything else (a sign, 1.5e0,
+// 1e20, 5e).
+inline bool parse_count(const char *text, uint64_t *value)
+{
+	const char *e = strpbrk(text, "eE");
+	if (!e || (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')))
+		return parse_plain(text, value);
+	uint64_t mantissa = 0;
+	int exponent = 0; // of ten, applied to the mantissa's digits with the point dropped
+	bool digits = false, point = false;
+	for (const char *c = text; c < e; c++) {
+		if (*c == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*c < '0' || *c > '9' || __builtin_mul_overflow(mantissa, 10u, &mantissa) ||
+		    __builtin_add_overflow(mantissa, (uint64_t)(*c - '0'), &mantissa))
+			return false;
+		digits = true;
+		exponent -= point;
+	}
+	size_t written = strlen(e + 1);
+	if (!digits || written == 0 || written > 3 || strspn(e + 1, "0123456789") != written)
+		return false;
+	for (exponent += atoi(e + 1); exponent < 0; exponent++) {
+		if (mantissa % 10)
+			return false; // not a whole number
+		mantissa /= 10;
+	}
+	for (; exponent > 0; exponent--)
+		if (__builtin_mul_overflow(mantissa, 10u, &mantissa))
+			return false;
+	*value = mantissa;
+	return true;
+}
+
 // Parses --seed N (and, for a harness with named cases, --cycles N, --only NAME, --list) and
 // `flags`; exits 2 with the usage on anything else.
 inline Options parse(int argc, char **argv, bool cases, uint64_t default_cycles,
@@ -76,13 +124,17 @@ inline Options parse(int argc, char **argv, bool cases, uint64_t default_cycles,
 		exit(2);
 	};
 	auto number = [&](int i) {
-		const char *text = argv[i + 1];
-		char *end = nullptr;
-		errno = 0;
-		unsigned long long value = strtoull(text, &end, 0);
-		if (!*text || *end || *text == '-' || errno)
-			bad(std::string("bad number '") + text + "' for " + argv[i]);
-		return (uint64_t)value;
+		uint64_t value = 0;
+		if (!parse_plain(argv[i + 1], &value))
+			bad(std::string("bad number '") + argv[i + 1] + "' for " + argv[i]);
+		return value;
+	};
+	auto count = [&](int i) {
+		uint64_t value = 0;
+		if (!parse_count(argv[i + 1], &value))
+			bad(std::string("bad count '") + argv[i + 1] + "' for " + argv[i] +
+			    ": a whole number below 2^64, such as 1000000, 1e6 or 5e7");
+		return value;
 	};
 
 	Options options;
@@ -101,7 +153,7 @@ inline Options parse(int argc, char **argv, bool cases, uint64_t default_cycles,
 			options.seed = number(i++);
 			options.seed_given = true;
 		} else if (cases && !strcmp(arg, "--cycles")) {
-			options.cycles = number(i++);
+			options.cycles = count(i++);
 			options.cycles_given = true;
 		} else if (cases && !strcmp(arg, "--only")) {
 			options.only = argv[++i];

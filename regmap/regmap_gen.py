@@ -42,7 +42,7 @@ DOC = "docs/regmap.md"
 # Keys allowed in each kind of table. Everything else is an error.
 TOP_KEYS = {"name", "description", "identity", "block"}
 IDENTITY_KEYS = {"register", "magic"}
-BLOCK_ENTRY_KEYS = {"name", "base", "size"}
+BLOCK_ENTRY_KEYS = {"name", "base", "size", "board_only"}
 BLOCK_FILE_KEYS = {"module", "description", "register"}
 REGISTER_KEYS = {
     "const": {"name", "offset", "access", "description", "value"},
@@ -205,6 +205,9 @@ class Block:
     size: int
     source: str
     registers: list = field(default_factory=list)
+    # On the board top only (beside pktstats_core, whose interconnect and pktstats-sim answer
+    # DECERR at its base): pktstats.toml's `board_only = true`
+    board_only: bool = False
 
     def register(self, name):
         """The register called `name`, or None."""
@@ -331,9 +334,10 @@ def load_design(root=ROOT):
         if base % BLOCK_SIZE or not 0 <= base <= DEVICE_GONE:
             check.error(bwhere, f"base {hex(base)} must be a 32-bit multiple of "
                                 f"0x{BLOCK_SIZE:x}")
+        board_only = check.get(entry, "board_only", bool, bwhere, required=False, default=False)
         if name:
             block = load_block(root, name, check)
-            block.base, block.size = base, size
+            block.base, block.size, block.board_only = base, size, board_only
             design.blocks.append(block)
 
     check_design(design, check)
@@ -558,6 +562,9 @@ def check_design(design, check):
         elif reg.access != "const" or reg.value != design.magic:
             check.error(where, f"[identity] register '{block.name}.{reg.name}' must be a const "
                                f"with value 0x{design.magic:08x}")
+        elif block.board_only:
+            check.error(where, f"[identity] block '{block.name}' must not be board_only (every "
+                               "build has the identity)")
     if not check.messages:
         macros = {}
         for name, *_rest in c_macros(design):
@@ -1398,6 +1405,7 @@ def c_header(design):
               "\tunsigned width;          /* 32, 48 or 64 */",
               '\tconst char *access;      /* "const", "rw", "ro", "counter" or "pulse" */',
               "\tconst char *description;",
+              "\tunsigned board_only;     /* 1: the board top's alone (pktstats-sim: DECERR) */",
               "};", "",
               "/* Every register of the design, ordered by address. */",
               "extern const struct pktstats_reg_info pktstats_regs[];",
@@ -1417,7 +1425,7 @@ def c_table(design):
         for reg in block.registers:
             lines.append(f'\t{{"{block.name}.{reg.name}", {macro("pktstats", block.name, reg.name)}'
                          f', {reg.table_width}, "{reg.access}",')
-            lines.append(f"\t {c_string(reg.description)}}},")
+            lines.append(f"\t {c_string(reg.description)}, {int(block.board_only)}}},")
             count += 1
     lines += ["};", "",
               "const size_t pktstats_regs_count = sizeof(pktstats_regs) / sizeof(pktstats_regs[0]);",

@@ -1037,6 +1037,8 @@ class VerilogBlock:
 
 FORMAL_DIR = "tb/formal/gen"
 FORMAL_CHECKER = "tb/formal/common/formal_axil_slave.sv"
+# The reset every proof starts from; formal_axil_slave.sv instantiates it
+FORMAL_RESET = "tb/formal/common/formal_reset.sv"
 # k of the k-induction: the bus checker's rules look one clock back, so 2 (1 fails); the
 # covers (a write answered right after another) need 7 clocks from reset
 FORMAL_DEPTH = 2
@@ -1290,7 +1292,8 @@ class FormalBlock:
             f'AXI4-Lite rules and every register as docs/regmap.md says"',
             f'top = "{self.module}"',
             f'rtl = ["{RTL_DIR}/{self.block.module}.v"]',
-            f'files = ["{FORMAL_CHECKER}", "{FORMAL_DIR}/{self.block.module}/{self.module}.sv"]',
+            f'files = ["{FORMAL_RESET}", "{FORMAL_CHECKER}", '
+            f'"{FORMAL_DIR}/{self.block.module}/{self.module}.sv"]',
             'mode = "prove"',
             f"depth = {FORMAL_DEPTH}",
             f"cover_depth = {FORMAL_COVER_DEPTH}",

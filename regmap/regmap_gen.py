@@ -42,7 +42,7 @@ DOC = "docs/regmap.md"
 # Keys allowed in each kind of table. Everything else is an error.
 TOP_KEYS = {"name", "description", "identity", "block"}
 IDENTITY_KEYS = {"register", "magic"}
-BLOCK_ENTRY_KEYS = {"name", "base", "size"}
+BLOCK_ENTRY_KEYS = {"name", "base", "size", "board_only"}
 BLOCK_FILE_KEYS = {"module", "description", "register"}
 REGISTER_KEYS = {
     "const": {"name", "offset", "access", "description", "value"},
@@ -205,6 +205,9 @@ class Block:
     size: int
     source: str
     registers: list = field(default_factory=list)
+    # On the board top only (beside pktstats_core, whose interconnect and pktstats-sim answer
+    # DECERR at its base): pktstats.toml's `board_only = true`
+    board_only: bool = False
 
     def register(self, name):
         """The register called `name`, or None."""
@@ -331,9 +334,10 @@ def load_design(root=ROOT):
         if base % BLOCK_SIZE or not 0 <= base <= DEVICE_GONE:
             check.error(bwhere, f"base {hex(base)} must be a 32-bit multiple of "
                                 f"0x{BLOCK_SIZE:x}")
+        board_only = check.get(entry, "board_only", bool, bwhere, required=False, default=False)
         if name:
             block = load_block(root, name, check)
-            block.base, block.size = base, size
+            block.base, block.size, block.board_only = base, size, board_only
             design.blocks.append(block)
 
     check_design(design, check)
@@ -558,6 +562,9 @@ def check_design(design, check):
         elif reg.access != "const" or reg.value != design.magic:
             check.error(where, f"[identity] register '{block.name}.{reg.name}' must be a const "
                                f"with value 0x{design.magic:08x}")
+        elif block.board_only:
+            check.error(where, f"[identity] block '{block.name}' must not be board_only (every "
+                               "build has the identity)")
     if not check.messages:
         macros = {}
         for name, *_rest in c_macros(design):
@@ -1030,6 +1037,8 @@ class VerilogBlock:
 
 FORMAL_DIR = "tb/formal/gen"
 FORMAL_CHECKER = "tb/formal/common/formal_axil_slave.sv"
+# The reset every proof starts from; formal_axil_slave.sv instantiates it
+FORMAL_RESET = "tb/formal/common/formal_reset.sv"
 # k of the k-induction: the bus checker's rules look one clock back, so 2 (1 fails); the
 # covers (a write answered right after another) need 7 clocks from reset
 FORMAL_DEPTH = 2
@@ -1283,7 +1292,8 @@ class FormalBlock:
             f'AXI4-Lite rules and every register as docs/regmap.md says"',
             f'top = "{self.module}"',
             f'rtl = ["{RTL_DIR}/{self.block.module}.v"]',
-            f'files = ["{FORMAL_CHECKER}", "{FORMAL_DIR}/{self.block.module}/{self.module}.sv"]',
+            f'files = ["{FORMAL_RESET}", "{FORMAL_CHECKER}", '
+            f'"{FORMAL_DIR}/{self.block.module}/{self.module}.sv"]',
             'mode = "prove"',
             f"depth = {FORMAL_DEPTH}",
             f"cover_depth = {FORMAL_COVER_DEPTH}",
@@ -1398,6 +1408,7 @@ def c_header(design):
               "\tunsigned width;          /* 32, 48 or 64 */",
               '\tconst char *access;      /* "const", "rw", "ro", "counter" or "pulse" */',
               "\tconst char *description;",
+              "\tunsigned board_only;     /* 1: the board top's alone (pktstats-sim: DECERR) */",
               "};", "",
               "/* Every register of the design, ordered by address. */",
               "extern const struct pktstats_reg_info pktstats_regs[];",
@@ -1417,7 +1428,7 @@ def c_table(design):
         for reg in block.registers:
             lines.append(f'\t{{"{block.name}.{reg.name}", {macro("pktstats", block.name, reg.name)}'
                          f', {reg.table_width}, "{reg.access}",')
-            lines.append(f"\t {c_string(reg.description)}}},")
+            lines.append(f"\t {c_string(reg.description)}, {int(block.board_only)}}},")
             count += 1
     lines += ["};", "",
               "const size_t pktstats_regs_count = sizeof(pktstats_regs) / sizeof(pktstats_regs[0]);",

@@ -15,19 +15,24 @@ import pktstats_sim  # noqa: E402
 from tap_output import Tap  # noqa: E402
 
 
-def register_table():
-    """[(name, address, width, access)] from the generated C table and header."""
+# One entry of the generated register table: name, address, width, access, description (a C
+# string literal, escapes and all), board_only.
+TABLE_ENTRY = re.compile(r'\{"([\w.]+)", PKTSTATS_(\w+), (\d+), "(\w+)",'
+                         r'\s*"(?:[^"\\]|\\.)*", ([01])\}')
+
+
+def register_table(simulated_only=False):
+    """[(name, address, width, access)] from the generated C table and header. simulated_only:
+    without the registers the table marks board_only (the NetFPGA-1G-CML board top's own
+    blocks, regmap/pktstats.toml), which pktstats-sim answers with DECERR."""
     addresses = pktstats_sim.registers()
     table = []
     with open(os.path.join(ROOT, "sw/driver/src/regs_table.c")) as source:
-        for m in re.finditer(r'\{"([\w.]+)", PKTSTATS_(\w+), (\d+), "(\w+)"', source.read()):
+        for m in TABLE_ENTRY.finditer(source.read()):
+            if simulated_only and m.group(5) == "1":
+                continue
             table.append((m.group(1), addresses[m.group(2)], int(m.group(3)), m.group(4)))
     return table
-
-
-# Blocks of regmap/ that only the NetFPGA-1G-CML board top has (its MAC ports'), which
-# pktstats-sim answers with DECERR
-BOARD_ONLY_BLOCKS = ("mac",)
 
 
 class Simulator(pktstats_sim.Simulator):
@@ -41,10 +46,11 @@ class Simulator(pktstats_sim.Simulator):
 
     def snapshot(self, accesses=("rw",)):
         """{name: value} of every register of the simulated design with one of the given
-        accesses (the board top's own blocks, BOARD_ONLY_BLOCKS, are not in pktstats-sim)."""
+        accesses (the board top's own blocks, board_only in the table, are not in
+        pktstats-sim)."""
         values = {}
-        for name, address, width, access in register_table():
-            if access not in accesses or name.split(".")[0] in BOARD_ONLY_BLOCKS:
+        for name, address, width, access in register_table(simulated_only=True):
+            if access not in accesses:
                 continue
             value = self.read(address)
             if width > 32:

@@ -189,7 +189,7 @@ def short(rng):
 def bursts_200(_):
     """The bursts of seed 200, whatever the seed: a stat packet closed by its flush timeout 3
     clocks before the idle skip's quiet count reached 256 was skipped over while it was
-    prepared, and left late (the fix: sim/pktstats_sim.cpp, step())."""
+    prepared, and left late (the fix: sim/switch_simulation.cpp, step())."""
     return bursts(random.Random("200 bursts"))
 
 

@@ -10,6 +10,8 @@
  * occupancy and its drops. A bucket is narrower than a pixel of the plot, so the band between
  * lowest and highest is what the queue did, however many events the capture holds, and the
  * data gnuplot reads stays small. Drops are marked at the occupancy their bucket reached.
+ * --sojourn's picture goes the same way with the delays of the frames in its buckets: one
+ * driver (plot_picture()) for both, each picture a struct plot_kind.
  *
  * Axes: time since the first stat packet's first timestamp, in us, ms or s to suit the span;
  * occupancy in bytes or KiB (the hardware counts 64-bit words: bytes = words * 8).
@@ -40,8 +42,13 @@ struct bucket {
 	uint64_t drops;
 };
 
+/* A queue's lowest and highest delay per time step (by departure), ns; low > high: none. */
+struct delay_bucket {
+	uint64_t low, high;
+};
+
 struct queue_plot {
-	struct bucket *buckets;
+	void *buckets;     /* PLOT_BUCKETS of the picture's kind: struct bucket, delay_bucket */
 	bool seen;         /* it has a value (from a packet's queue sizes or an event) */
 	uint64_t drops;
 };
@@ -51,8 +58,6 @@ struct plot {
 	struct queue_plot queues[PKTSTATS_QUEUES];
 };
 
-struct delay_bucket;
-
 /* What one picture needs once the captures are read: written into data files per queue, then
  * drawn by a script (plot_output()). */
 struct plot_job {
@@ -61,8 +66,30 @@ struct plot_job {
 	const char *out, *title;
 	const char *time_unit, *value_unit;  /* the axes' units, and the scales from ns and */
 	double time_scale, value_scale;      /* from bytes (occupancy) or ns (delay) */
-	const struct sojourn_stats *stats;   /* --sojourn: the delays, and per time step */
-	struct delay_bucket *const *delay_buckets;
+	const struct sojourn_stats *stats;   /* --sojourn: the delays */
+};
+
+/* What the command line and pass 1 give the picture. */
+struct plot_request {
+	const char *const *files;
+	size_t n_files;
+	struct stat_reader_options *options;
+	uint32_t queue_mask;                 /* the queues selected */
+	const struct pktstats_summary *summary;
+	const char *out, *title, *keep;      /* -o, --title (or NULL), --data (or NULL) */
+};
+
+/* What makes one kind of picture (queue occupancy; --sojourn's queueing delay): its time
+ * steps, what pass 2 puts in them, which queues have something to draw, their data files and
+ * the script that draws them. plot_picture() drives both. */
+struct plot_kind {
+	size_t bucket_size;
+	const void *empty_bucket;
+	/* Pass 2: one record of the captures into the time steps */
+	void (*add)(struct plot *plot, const struct stat_record *rec, uint32_t queue_mask);
+	bool (*has_data)(const struct plot_job *job, unsigned q);
+	int (*write_queue)(const struct plot_job *job, unsigned q, const char *dir);
+	int (*draw)(const struct plot_job *job, const char *dir, char *error, size_t error_size);
 };
 
 static size_t bucket_of(const struct plot *plot, uint64_t time_ns)
@@ -77,7 +104,7 @@ static size_t bucket_of(const struct plot *plot, uint64_t time_ns)
 static void note(struct plot *plot, unsigned q, uint64_t time_ns, int64_t occupancy)
 {
 	struct queue_plot *queue = &plot->queues[q];
-	struct bucket *b = &queue->buckets[bucket_of(plot, time_ns)];
+	struct bucket *b = (struct bucket *)queue->buckets + bucket_of(plot, time_ns);
 	queue->seen = true;
 	b->last = occupancy;
 	if (b->low > b->high) {
@@ -90,35 +117,42 @@ static void note(struct plot *plot, unsigned q, uint64_t time_ns, int64_t occupa
 	}
 }
 
-/* Reads the captures with events, into the buckets. */
-static int fill(struct plot *plot, const char *const *files, size_t n_files,
-		const struct stat_reader_options *options, uint32_t queue_mask, char *error,
-		size_t error_size)
+/* Pass 2 of the occupancy: a stat packet's queue sizes and events into the buckets. */
+static void add_occupancy(struct plot *plot, const struct stat_record *rec, uint32_t queue_mask)
+{
+	if (rec->status != STAT_RECORD_PACKET)
+		return; /* reported by the first pass */
+	const struct pktstats_packet *packet = &rec->result.packet;
+	uint64_t start_ns = (packet->start_tick << packet->resolution) * PKTSTATS_CLOCK_NS;
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		if (queue_mask >> q & 1)
+			note(plot, q, start_ns, packet->queue_size[q]);
+	for (size_t i = 0; i < rec->n_events; i++) {
+		const struct pktstats_event *e = &rec->events[i];
+		if (!(queue_mask >> e->queue & 1))
+			continue;
+		note(plot, e->queue, e->time_ns, e->occupancy);
+		if (e->type == PKTSTATS_EVENT_DROP) {
+			struct bucket *buckets = plot->queues[e->queue].buckets;
+			buckets[bucket_of(plot, e->time_ns)].drops++;
+			plot->queues[e->queue].drops++;
+		}
+	}
+}
+
+/* Pass 2: the captures again, with their events, each record into the buckets (kind->add). */
+static int fill(const struct plot_kind *kind, struct plot *plot, const char *const *files,
+		size_t n_files, const struct stat_reader_options *options, uint32_t queue_mask,
+		char *error, size_t error_size)
 {
 	struct stat_reader *reader;
 	int err = stat_reader_open(&reader, files, n_files, options, error, error_size);
 	if (err < 0)
 		return err;
 	struct stat_record rec;
-	while ((err = stat_reader_next(reader, &rec)) != 0) {
-		if (err < 0 || rec.status != STAT_RECORD_PACKET)
-			continue; /* reported by the first pass */
-		const struct pktstats_packet *packet = &rec.result.packet;
-		uint64_t start_ns = (packet->start_tick << packet->resolution) * PKTSTATS_CLOCK_NS;
-		for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-			if (queue_mask >> q & 1)
-				note(plot, q, start_ns, packet->queue_size[q]);
-		for (size_t i = 0; i < rec.n_events; i++) {
-			const struct pktstats_event *e = &rec.events[i];
-			if (!(queue_mask >> e->queue & 1))
-				continue;
-			note(plot, e->queue, e->time_ns, e->occupancy);
-			if (e->type == PKTSTATS_EVENT_DROP) {
-				plot->queues[e->queue].buckets[bucket_of(plot, e->time_ns)].drops++;
-				plot->queues[e->queue].drops++;
-			}
-		}
-	}
+	while ((err = stat_reader_next(reader, &rec)) != 0)
+		if (err > 0) /* errors: reported by the first pass */
+			kind->add(plot, &rec, queue_mask);
 	stat_reader_close(reader);
 	return 0;
 }
@@ -162,11 +196,11 @@ static int write_data(const struct plot_job *job, unsigned q, const char *dir)
 		return err;
 	const struct plot *plot = job->plot;
 	const double time_scale = job->time_scale, size_scale = job->value_scale;
-	const struct queue_plot *queue = &plot->queues[q];
+	const struct bucket *buckets = plot->queues[q].buckets;
 	/* Buckets without an event keep the step function's value from before. */
 	int64_t last = -1;
 	for (size_t b = 0; b < PLOT_BUCKETS; b++) {
-		const struct bucket *bucket = &queue->buckets[b];
+		const struct bucket *bucket = &buckets[b];
 		double t = (double)plot->span_ns * (double)b / (PLOT_BUCKETS - 1) * time_scale;
 		int64_t low = bucket->low, high = bucket->high;
 		if (low > high) {
@@ -363,44 +397,107 @@ static int plot_output(const struct plot_job *job, const char *keep,
 	return status;
 }
 
+/* One picture of the captures that pass 1 summed up: the time steps of their span, pass 2
+ * into them (kind->add), the selected queues with something to draw, the time axis, then the
+ * data files and the script (plot_output()). `job` comes with its output, title and value
+ * axis. CLI_OK, or CLI_RUNTIME said on stderr. */
+static int plot_picture(const struct plot_kind *kind, struct plot_job *job,
+			const struct plot_request *request)
+{
+	const struct pktstats_summary *summary = request->summary;
+	const uint32_t queue_mask = request->queue_mask;
+	int status = CLI_OK;
+	char error[512] = "";
+	struct plot plot = {.first_ns = summary->first_ns,
+			    .span_ns = summary->last_ns > summary->first_ns
+					       ? summary->last_ns - summary->first_ns : 0};
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
+		unsigned char *buckets = malloc(PLOT_BUCKETS * kind->bucket_size);
+		plot.queues[q].buckets = buckets;
+		if (!buckets) {
+			fprintf(stderr, "pktstats: plot: out of memory\n");
+			status = CLI_RUNTIME;
+			goto done;
+		}
+		for (size_t b = 0; b < PLOT_BUCKETS; b++)
+			memcpy(buckets + b * kind->bucket_size, kind->empty_bucket, kind->bucket_size);
+	}
+	/* with the events: in summary mode the reader would decode each packet twice */
+	request->options->summary_only = false;
+	if (fill(kind, &plot, request->files, request->n_files, request->options, queue_mask, error,
+		 sizeof error) < 0) {
+		fprintf(stderr, "pktstats: plot: %s\n", error);
+		status = CLI_RUNTIME;
+		goto done;
+	}
+	job->plot = &plot;
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		if (queue_mask >> q & 1 && kind->has_data(job, q))
+			job->queues |= 1u << q;
+	job->time_unit = time_unit(plot.span_ns, &job->time_scale);
+	status = plot_output(job, request->keep, kind->write_queue, kind->draw);
+done:
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		free(plot.queues[q].buckets);
+	return status;
+}
+
+static bool occupancy_has_data(const struct plot_job *job, unsigned q)
+{
+	return job->plot->queues[q].seen;
+}
+
+static const struct bucket no_occupancy = {.low = 1, .high = 0};
+
+static const struct plot_kind occupancy_kind = {
+	.bucket_size = sizeof(struct bucket),
+	.empty_bucket = &no_occupancy,
+	.add = add_occupancy,
+	.has_data = occupancy_has_data,
+	.write_queue = write_data,
+	.draw = draw,
+};
+
+/* The queues' occupancy over time: the value axis in bytes or KiB to suit the largest. */
+static int plot_occupancy(const struct plot_request *request)
+{
+	const struct pktstats_summary *summary = request->summary;
+	int64_t max_words = 0;
+	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
+		if (request->queue_mask >> q & 1 && summary->queues[q].max_occupancy > max_words)
+			max_words = summary->queues[q].max_occupancy;
+	char default_title[256];
+	snprintf(default_title, sizeof default_title, "%s: queue occupancy from %" PRIu64
+		 " stat packets", request->files[0], summary->packets);
+	struct plot_job job = {.out = request->out,
+			       .title = request->title ? request->title : default_title};
+	job.value_unit = size_unit(max_words, &job.value_scale);
+	return plot_picture(&occupancy_kind, &job, request);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* --sojourn                                                                                  */
 
 #define CDF_POINTS 2000
 
-/* A queue's lowest and highest delay per time step (by departure), ns; low > high: none. */
-struct delay_bucket {
-	uint64_t low, high;
-};
-
-/* Pass 2 of --sojourn: each timed frame's delay into the time step of its departure. */
-static int fill_delays(struct delay_bucket *buckets[PKTSTATS_QUEUES], const struct plot *plot,
-		       const char *const *files, size_t n_files,
-		       const struct stat_reader_options *options, char *error, size_t error_size)
+/* Pass 2 of --sojourn: each timed frame's delay into the time step of its departure (every
+ * queue's: those not drawn are not written). */
+static void add_delays(struct plot *plot, const struct stat_record *rec, uint32_t queue_mask)
 {
-	struct stat_reader *reader;
-	int err = stat_reader_open(&reader, files, n_files, options, error, error_size);
-	if (err < 0)
-		return err;
-	struct stat_record rec;
-	while ((err = stat_reader_next(reader, &rec)) != 0) {
-		if (err < 0)
-			continue; /* reported by the first pass */
-		for (size_t i = 0; i < rec.n_sojourns; i++) {
-			const struct pktstats_sojourn *x = &rec.sojourns[i];
-			struct delay_bucket *b = &buckets[x->queue][bucket_of(plot, x->departure_ns)];
-			if (b->low > b->high) {
-				b->low = b->high = x->delay_ns;
-			} else {
-				if (x->delay_ns < b->low)
-					b->low = x->delay_ns;
-				if (x->delay_ns > b->high)
-					b->high = x->delay_ns;
-			}
+	(void)queue_mask;
+	for (size_t i = 0; i < rec->n_sojourns; i++) {
+		const struct pktstats_sojourn *x = &rec->sojourns[i];
+		struct delay_bucket *buckets = plot->queues[x->queue].buckets;
+		struct delay_bucket *b = &buckets[bucket_of(plot, x->departure_ns)];
+		if (b->low > b->high) {
+			b->low = b->high = x->delay_ns;
+		} else {
+			if (x->delay_ns < b->low)
+				b->low = x->delay_ns;
+			if (x->delay_ns > b->high)
+				b->high = x->delay_ns;
 		}
 	}
-	stat_reader_close(reader);
-	return 0;
 }
 
 /* cdfQ.dat (delay, fraction of the queue's frames at most that delay: every frame, or
@@ -412,7 +509,7 @@ static int write_delay_data(const struct plot_job *job, unsigned q, const char *
 	if (err)
 		return err;
 	const struct sojourn_delays *delays = &job->stats->queues[q];
-	const struct delay_bucket *buckets = job->delay_buckets[q];
+	const struct delay_bucket *buckets = job->plot->queues[q].buckets;
 	const double time_scale = job->time_scale, delay_scale = job->value_scale;
 	size_t points = delays->n < CDF_POINTS ? delays->n : CDF_POINTS;
 	for (size_t i = 1; i <= points; i++) {
@@ -482,18 +579,28 @@ static const char *delay_unit(uint64_t max_ns, double *scale)
 	return "ms";
 }
 
-static int plot_sojourn(const char *const *files, size_t n_files,
-			struct stat_reader_options *options, uint32_t queue_mask,
-			const struct pktstats_summary *summary, struct sojourn_stats *stats,
-			const struct pktstats_sojourn_counts *counts, const char *out,
-			const char *title, const char *keep)
+static bool sojourn_has_data(const struct plot_job *job, unsigned q)
 {
-	int status = CLI_OK;
-	char error[512] = "";
-	struct plot plot = {.first_ns = summary->first_ns,
-			    .span_ns = summary->last_ns > summary->first_ns
-					       ? summary->last_ns - summary->first_ns : 0};
-	struct delay_bucket *buckets[PKTSTATS_QUEUES] = {NULL};
+	return job->stats->queues[q].n != 0;
+}
+
+static const struct delay_bucket no_delay = {.low = 1, .high = 0};
+
+static const struct plot_kind sojourn_kind = {
+	.bucket_size = sizeof(struct delay_bucket),
+	.empty_bucket = &no_delay,
+	.add = add_delays,
+	.has_data = sojourn_has_data,
+	.write_queue = write_delay_data,
+	.draw = draw_sojourn,
+};
+
+/* The frames' queueing delay: the value axis to suit the longest; the frames that could not
+ * be timed counted on stderr. */
+static int plot_sojourn(const struct plot_request *request, struct sojourn_stats *stats,
+			const struct pktstats_sojourn_counts *counts)
+{
+	const uint32_t queue_mask = request->queue_mask;
 	uint64_t timed = 0, max_ns = 0;
 	sojourn_stats_sort(stats);
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
@@ -513,38 +620,15 @@ static int plot_sojourn(const char *const *files, size_t n_files,
 	if (untimed)
 		fprintf(stderr, "pktstats: plot: %" PRIu64 " frames could not be timed (pktstats "
 				"decode --summary --sojourn says why)\n", untimed);
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		buckets[q] = malloc(PLOT_BUCKETS * sizeof(struct delay_bucket));
-		if (!buckets[q]) {
-			fprintf(stderr, "pktstats: plot: out of memory\n");
-			status = CLI_RUNTIME;
-			goto done;
-		}
-		for (size_t b = 0; b < PLOT_BUCKETS; b++)
-			buckets[q][b] = (struct delay_bucket){.low = 1, .high = 0};
-	}
-	/* with the events: in summary mode the reader would decode each packet twice */
-	options->summary_only = false;
-	if (fill_delays(buckets, &plot, files, n_files, options, error, sizeof error) < 0) {
-		fprintf(stderr, "pktstats: plot: %s\n", error);
-		status = CLI_RUNTIME;
-		goto done;
-	}
 	char default_title[256];
 	snprintf(default_title, sizeof default_title, "%s: queueing delay of %" PRIu64
-		 " frames from %" PRIu64 " stat packets", files[0], timed, summary->packets);
-	struct plot_job job = {.plot = &plot, .out = out, .title = title ? title : default_title,
-			       .stats = stats, .delay_buckets = buckets};
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-		if (queue_mask >> q & 1 && stats->queues[q].n)
-			job.queues |= 1u << q;
-	job.time_unit = time_unit(plot.span_ns, &job.time_scale);
+		 " frames from %" PRIu64 " stat packets", request->files[0], timed,
+		 request->summary->packets);
+	struct plot_job job = {.out = request->out,
+			       .title = request->title ? request->title : default_title,
+			       .stats = stats};
 	job.value_unit = delay_unit(max_ns, &job.value_scale);
-	status = plot_output(&job, keep, write_delay_data, draw_sojourn);
-done:
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-		free(buckets[q]);
-	return status;
+	return plot_picture(&sojourn_kind, &job, request);
 }
 
 static int plot_run(struct cli *cli, int argc, char **argv)
@@ -632,52 +716,11 @@ static int plot_run(struct cli *cli, int argc, char **argv)
 	if (malformed)
 		fprintf(stderr, "pktstats: plot: %" PRIu64 " malformed stat packets left out "
 				"(pktstats decode --summary lists them)\n", malformed);
-	if (sojourn) {
-		status = plot_sojourn(files, n_files, &options, queue_mask, &summary, &stats,
-				      &untimed, out, title, keep);
-		sojourn_stats_free(&stats);
-		return status;
-	}
-	int64_t max_words = 0;
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-		if (queue_mask >> q & 1 && summary.queues[q].max_occupancy > max_words)
-			max_words = summary.queues[q].max_occupancy;
-
-	/* Pass 2: the buckets. */
-	struct plot plot = {.first_ns = summary.first_ns,
-			    .span_ns = summary.last_ns > summary.first_ns
-					       ? summary.last_ns - summary.first_ns : 0};
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++) {
-		plot.queues[q].buckets = malloc(PLOT_BUCKETS * sizeof(struct bucket));
-		if (!plot.queues[q].buckets) {
-			fprintf(stderr, "pktstats: plot: out of memory\n");
-			status = CLI_RUNTIME;
-			goto done;
-		}
-		for (size_t b = 0; b < PLOT_BUCKETS; b++)
-			plot.queues[q].buckets[b] = (struct bucket){.low = 1, .high = 0};
-	}
-	options.summary_only = false;
-	if (fill(&plot, files, n_files, &options, queue_mask, error, sizeof error) < 0) {
-		fprintf(stderr, "pktstats: plot: %s\n", error);
-		status = CLI_RUNTIME;
-		goto done;
-	}
-
-	char default_title[256];
-	snprintf(default_title, sizeof default_title, "%s: queue occupancy from %" PRIu64
-		 " stat packets", files[0], summary.packets);
-	struct plot_job job = {.plot = &plot, .out = out,
-			       .title = title ? title : default_title};
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-		if (queue_mask >> q & 1 && plot.queues[q].seen)
-			job.queues |= 1u << q;
-	job.time_unit = time_unit(plot.span_ns, &job.time_scale);
-	job.value_unit = size_unit(max_words, &job.value_scale);
-	status = plot_output(&job, keep, write_data, draw);
-done:
-	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
-		free(plot.queues[q].buckets);
+	const struct plot_request request = {.files = files, .n_files = n_files, .options = &options,
+					     .queue_mask = queue_mask, .summary = &summary, .out = out,
+					     .title = title, .keep = keep};
+	status = sojourn ? plot_sojourn(&request, &stats, &untimed) : plot_occupancy(&request);
+	sojourn_stats_free(&stats);
 	return status;
 }
 

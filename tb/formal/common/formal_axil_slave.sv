@@ -57,7 +57,7 @@ module formal_axil_slave #(
     input  wire                  s_axil_rready,
 
     // true from the second clock on: $past is defined
-    output reg                   past_valid = 1'b0,
+    output wire                  past_valid,
     // a write's response is presented for the first time in this clock
     output wire                  write_done,
     output reg  [ADDR_WIDTH-1:0] write_addr = {ADDR_WIDTH{1'b0}},
@@ -67,6 +67,9 @@ module formal_axil_slave #(
     output wire                  read_done,
     output reg  [ADDR_WIDTH-1:0] read_addr = {ADDR_WIDTH{1'b0}}
 );
+
+// The reset the proof starts from (formal_reset.sv)
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
 
 // requests taken and not yet answered (two bits, so that a second one shows)
 reg [1:0] aw_held = 2'd0;
@@ -91,7 +94,6 @@ assign write_done = past_valid && !prev_rst && s_axil_bvalid && (!prev_bvalid ||
 assign read_done = past_valid && !prev_rst && s_axil_rvalid && (!prev_rvalid || prev_rready);
 
 always @(posedge clk) begin
-    past_valid <= 1'b1;
     prev_rst <= rst;
     prev_bvalid <= s_axil_bvalid;
     prev_bready <= s_axil_bready;
@@ -117,7 +119,6 @@ end
 // The master keeps the rules
 
 always @(*) begin
-    if (!past_valid) assume (rst);
     if (rst) assume (!s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid);
 end
 

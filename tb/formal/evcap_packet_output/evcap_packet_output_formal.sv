@@ -145,14 +145,14 @@ wire [11:0]  f_slots_reg;         // dut.slots_reg
 wire [11:0]  f_events_reg;        // dut.events_reg
 wire [1:0]   f_state;             // dut.state_reg
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
+// The reset the proof starts from (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // Environment
 
 always @(*) begin
-    if (!f_past_valid) assume (rst);
     if (s_descriptor_valid) assume (s_descriptor_slots >= 12'd1 && s_descriptor_slots <= 12'd4093);
 end
 

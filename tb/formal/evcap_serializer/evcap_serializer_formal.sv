@@ -210,13 +210,9 @@ wire            f_mid_group;      // dut.mid_group
 wire [2:0]      f_action;         // dut.action (covers only)
 wire [31:0]     f_age_rtl;        // dut.age_reg
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The record FIFO's read side: a head offered and not taken is offered again unchanged

@@ -78,10 +78,9 @@ wire [D:0] dut_write_index;
 wire [D:0] dut_read_index;
 wire       dut_full;
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) if (!f_past_valid) assume (rst);
+// The reset the proof starts from (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // Model

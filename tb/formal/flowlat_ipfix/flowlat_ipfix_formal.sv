@@ -171,8 +171,9 @@ wire [3:0]    dut_chunk_bytes;
 
 localparam [2:0] S_IDLE = 3'd0, S_PREFIX = 3'd1, S_RECORD = 3'd2, S_FLUSH = 3'd3;
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
+// The reset the proof starts from (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // Environment
@@ -189,7 +190,6 @@ end
 reg f_busy = 1'b0;           // (model, below) a message is being sent
 
 always @(*) begin
-    if (!f_past_valid) assume (rst);
     assume (s_event_count == f_fifo);
     assume (s_event_valid == (f_fifo != 7'd0));
     assume (config_mtu >= 16'd200);

@@ -178,7 +178,10 @@ wire [2:0]            dut_arprot;
 // ---------------------------------------------------------------------------------------------
 // The record of the transactions, kept from the ports only (the reference)
 
-reg        past_valid = 1'b0;
+// The reset the proof starts from (common/formal_reset.sv)
+wire       past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
+
 reg        prev_rst = 1'b1;
 reg        prev_bvalid = 1'b0;
 reg        prev_bready = 1'b0;
@@ -269,7 +272,6 @@ always @(*) begin
 end
 
 always @(posedge clk) begin
-    past_valid <= 1'b1;
     prev_rst <= rst;
     prev_bvalid <= s_axil_bvalid;
     prev_bready <= s_axil_bready;
@@ -334,7 +336,6 @@ end
 // The host keeps the rules
 
 always @(*) begin
-    if (!past_valid) assume (rst);
     if (rst) assume (!s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid);
 end
 

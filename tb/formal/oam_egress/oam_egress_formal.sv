@@ -355,13 +355,9 @@ module oam_egress_formal (
     input  wire [47:0] config_port_mac
 );
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 oam_egress_check #(.MAC_PORT(1)) mac (
     .clk(clk), .rst(rst), .f_past_valid(f_past_valid),

@@ -180,13 +180,9 @@ wire [7:0]  f_decision_mask;       // dut.decision_mask  (the decision computed 
 wire [2:0]  f_source;              // dut.source
 wire [1:0]  f_decision_rewrite;    // dut.decision_rewrite
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 reg f_prev_stall = 1'b0;          // the output was stalled in the clock before
 reg [4*48-1:0] f_prev_port_mac = 0;

@@ -96,8 +96,9 @@ wire [2:0]  dut_departure_number;  // dut.departure_number_reg
 wire [10:0] dut_head;              // dut.head_reg
 wire        dut_head_valid;        // dut.head_valid_reg
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
+// The reset the proof starts from (common/formal_reset.sv)
+wire past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The model: the queue's frames, oldest first (index 0)
@@ -129,7 +130,6 @@ wire [MAXF-1:0]   has_shifted = departure ? f_has >> 1 : f_has;
 wire [MAXF*SW-1:0] stamp_shifted = departure ? f_stamp >> SW : f_stamp;
 
 always @(*) begin
-    if (!past_valid) assume (rst);
     // a departure only of a frame on the output
     if (departure) assume (on_output);
     // fewer than 2^TAG_WIDTH frames in the queue

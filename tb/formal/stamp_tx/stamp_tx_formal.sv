@@ -82,11 +82,11 @@ stamp_tx dut (
 // the RTL's in-frame bits (links), for the invariant that closes the induction
 wire [3:0] dut_in_frame;
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
+// The reset the proof starts from (common/formal_reset.sv)
+wire past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
 
 always @(*) begin
-    if (!past_valid) assume (rst);
     assume (tod_nanoseconds < 30'd1000000000);
 end
 

@@ -97,13 +97,9 @@ switch_input_arbiter #(
 wire [2:0] f_grant_reg;     // dut.grant_reg
 wire       f_in_frame_reg;  // dut.in_frame_reg
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The inputs: AXI4-Stream, a word offered and not accepted is offered again unchanged

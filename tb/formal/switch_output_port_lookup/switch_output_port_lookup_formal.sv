@@ -199,13 +199,9 @@ wire [1:0]  f_learn_write;  // dut.learn_write
 wire [47:0] f_learn_mac;    // dut.learn_mac_reg
 wire [1:0]  f_dest_hit;     // dut.destination_hit_now
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The input: AXI4-Stream, a word offered and not accepted is offered again unchanged

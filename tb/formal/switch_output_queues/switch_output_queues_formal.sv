@@ -102,9 +102,9 @@ wire [7:0]  f_mask_reg;
 wire [15:0] f_words_reg;
 wire [31:0] f_bytes_reg;
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
-always @(*) if (!past_valid) assume (rst);
+// The reset the proof starts from (common/formal_reset.sv)
+wire past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // Model

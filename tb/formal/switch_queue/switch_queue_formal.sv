@@ -204,7 +204,10 @@ wire [15:0] f_out_words;      // dut.out_words_reg
 // ---------------------------------------------------------------------------------------------
 // The input: frames of words, as switch_output_queues hands them to a queue of their mask
 
-reg past_valid = 1'b0;
+// The reset the proof starts from (common/formal_reset.sv)
+wire past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
+
 // The queue is inside a frame (its first word has come, its last not yet)
 reg        f_in_frame = 1'b0;
 // Words of the current frame before this clock's, saturating like the parent's count
@@ -215,12 +218,7 @@ reg        f_missed = 1'b0;
 wire [15:0] f_index = f_in_frame ? f_words : 16'd0;
 wire [16:0] f_len = {1'b0, f_index} + 17'd1;
 
-always @(posedge clk) begin
-    past_valid <= 1'b1;
-end
-
 always @(*) begin
-    if (!past_valid) assume (rst);
     if (s_word_valid) begin
         assume (s_word_first == !f_in_frame);
         assume (s_word_index == f_index);

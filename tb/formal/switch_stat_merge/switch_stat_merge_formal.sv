@@ -104,13 +104,9 @@ wire f_offered_reg;   // dut.offered
 wire f_from_b_reg;    // dut.from_b
 wire f_b_next_reg;    // dut.b_next
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The inputs: AXI4-Stream, a word offered and not accepted is offered again unchanged

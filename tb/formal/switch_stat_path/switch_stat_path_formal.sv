@@ -123,13 +123,9 @@ wire [7:0] f_serving_queue;  // dut.serving_queue_reg
 wire [7:0] f_serving_stat;   // dut.serving_stat_reg
 wire [7:0] f_taken_reg;      // dut.taken_reg
 
-reg f_past_valid = 1'b0;
-always @(posedge clk) f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid) assume (rst);
-    else assume (!rst);
-end
+// The reset the proof starts from, and rst low after it (common/formal_reset.sv)
+wire f_past_valid;
+formal_reset #(.ONCE(1)) initial_reset (.clk(clk), .rst(rst), .past_valid(f_past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The inputs: AXI4-Stream, a word offered and not accepted is offered again unchanged

@@ -80,9 +80,9 @@ time_clock dut (
     .tod_fraction(tod_fraction)
 );
 
-reg past_valid = 1'b0;
-always @(posedge clk) past_valid <= 1'b1;
-always @(*) if (!past_valid) assume (rst);
+// The reset the proof starts from (common/formal_reset.sv)
+wire past_valid;
+formal_reset initial_reset (.clk(clk), .rst(rst), .past_valid(past_valid));
 
 // ---------------------------------------------------------------------------------------------
 // The reference: (seconds, part of the second in 2^-32 ns)

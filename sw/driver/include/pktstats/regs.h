@@ -4607,6 +4607,7 @@ struct pktstats_reg_info {
 	unsigned width;          /* 32, 48 or 64 */
 	const char *access;      /* "const", "rw", "ro", "counter" or "pulse" */
 	const char *description;
+	unsigned board_only;     /* 1: the board top's alone (pktstats-sim: DECERR) */
 };
 
 /* Every register of the design, ordered by address. */

@@ -30,6 +30,15 @@
 #include "sim_options.h"
 #include "switch_simulation.h"
 
+// The Makefile passes the commit (the identity block's git_hash); a build without it says 0.
+// It is read here, with main: this file includes the Verilated model's headers, which every
+// Verilator run writes again, so it is compiled again whenever the commit changes (a file that
+// includes none of them keeps the commit of its first build).
+#ifndef PKTSTATS_SIM_GIT_HASH
+#define PKTSTATS_SIM_GIT_HASH 0
+#endif
+#define PKTSTATS_SIM_VERSION "1.0"
+
 using namespace pktstats_sim;
 
 namespace {
@@ -204,9 +213,12 @@ int run(const Options &options)
 
 int main(int argc, char **argv)
 {
+	char version[64];
+	snprintf(version, sizeof version, "%s %s (commit %08x%s)", program, PKTSTATS_SIM_VERSION,
+		 (unsigned)PKTSTATS_SIM_GIT_HASH, VM_TRACE ? ", with --trace" : "");
 	Options options;
 	try {
-		options = parse_command_line(argc, argv);
+		options = parse_command_line(argc, argv, version);
 	} catch (const UsageError &e) {
 		fprintf(stderr, "%s: %s\n", program, e.what());
 		fprintf(stderr, "Try '%s --help'.\n", program);

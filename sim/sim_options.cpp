@@ -17,12 +17,6 @@ extern "C" {
 #include "pktstats/regs.h"
 }
 
-// The Makefile passes the commit (the identity block's git_hash); a build without it says 0.
-#ifndef PKTSTATS_SIM_GIT_HASH
-#define PKTSTATS_SIM_GIT_HASH 0
-#endif
-#define PKTSTATS_SIM_VERSION "1.0"
-
 namespace pktstats_sim {
 
 const char *program = "pktstats-sim";
@@ -519,7 +513,7 @@ Options::IdleSkipMode parse_idle_skip(const std::string &value, const char *what
 
 } // namespace
 
-Options parse_command_line(int argc, char **argv)
+Options parse_command_line(int argc, char **argv, const char *version)
 {
 	enum { o_port = 256, o_cpu_rate, o_duration, o_socket, o_wait, o_truth, o_trace, o_seed, o_help,
 	       o_version, o_switches, o_switch, o_cable, o_wire_truth, o_idle_skip, o_write, o_threads,
@@ -621,8 +615,7 @@ Options parse_command_line(int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		case o_version:
-			printf("%s %s (commit %08x%s)\n", program, PKTSTATS_SIM_VERSION,
-			       (unsigned)PKTSTATS_SIM_GIT_HASH, VM_TRACE ? ", with --trace" : "");
+			printf("%s\n", version);
 			exit(0);
 		case ':':
 			throw UsageError(std::string("option '") + argv[previous] + "' needs an argument");

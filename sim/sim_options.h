@@ -115,9 +115,9 @@ struct Options {
 	}
 };
 
-// The options of argv. Throws UsageError for a bad command line; --help and --version print
-// and exit 0.
-Options parse_command_line(int argc, char **argv);
+// The options of argv. Throws UsageError for a bad command line; --help and --version (which
+// prints `version`, the simulator's version and commit) print and exit 0.
+Options parse_command_line(int argc, char **argv, const char *version);
 
 // Port p of switch k as the messages and the summary name it: "k.p".
 std::string port_label(unsigned switch_index, unsigned port);

@@ -504,7 +504,12 @@ TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,$(FUZZ_TARGETS))
 
 # The tests that need nothing the build makes: they still run when it fails
 # (scripts/run_tests.py --no-build)
-TESTS_WITHOUT_BUILD := regmap-fresh lint formal formal_mutants test_build_tcl test_constraints \
+# The proofs and the mutants are tests of their own, a core each, so that the longest-first
+# scheduler packs them beside the simulator tests (docs/testing.md)
+FORMAL_PROOFS := $(sort $(notdir $(patsubst %/proof.toml,%,$(wildcard tb/formal/*/proof.toml tb/formal/gen/*/proof.toml))))
+FORMAL_MUTANTS := $(shell $(PYTHON) tb/formal/test_formal_mutants.py --list)
+FORMAL_TESTS := $(addprefix formal_,$(FORMAL_PROOFS)) $(addprefix formal_mutant_,$(FORMAL_MUTANTS))
+TESTS_WITHOUT_BUILD := regmap-fresh lint $(FORMAL_TESTS) test_build_tcl test_constraints \
 	synth test_alert_rules test_isl_frames test_victoria test_prometheus test_isl_dissector
 
 test-binaries: $(TEST_BINARIES)
@@ -515,11 +520,10 @@ test: deps
 	@$(PYTHON) scripts/run_tests.py --jobs $(JOBS) \
 		--build "$(MAKE) --no-print-directory -j$(JOBS) test-binaries" \
 		$(addprefix --no-build ,$(TESTS_WITHOUT_BUILD)) \
-		--cores formal=$(JOBS) --cores formal_mutants=$(JOBS) \
 		"regmap-fresh=$(PYTHON) regmap/regmap_gen.py --check" \
 		"lint=$(MAKE) --no-print-directory lint" \
-		"formal=$(PYTHON) tb/formal/formal.py" \
-		"formal_mutants=$(PYTHON) tb/formal/test_formal_mutants.py" \
+		$(foreach p,$(FORMAL_PROOFS),"formal_$(p)=$(PYTHON) tb/formal/formal.py --jobs 1 --only $(p)") \
+		$(foreach m,$(FORMAL_MUTANTS),"formal_mutant_$(m)=$(PYTHON) tb/formal/test_formal_mutants.py --jobs 1 --only $(m)") \
 		$(foreach t,$(C_TESTS),"$(notdir $(t))=$(t)") \
 		"test_evcap_regs=$(BUILD)/tb/regs/test_evcap_regs" \
 		"test_evcap_top=$(BUILD)/tb/evcap_top/test_evcap_top" \

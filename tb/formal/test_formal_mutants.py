@@ -3,13 +3,14 @@
 """The formal proofs catch bugs: one injected bug per property group, each of which the proof
 must refute with a counterexample naming the expected property; prints TAP.
 
-    tb/formal/test_formal_mutants.py [--only NAME] [--keep] [--jobs N]
+    tb/formal/test_formal_mutants.py [--only NAME] [--keep] [--jobs N] [--list]
 
 A proof that passes whatever the RTL does (contradictory assumptions, a property that cannot
 fail, a runner that misreads the solver) fails here. Each mutant is a copy of one RTL file with
 one edit, given to tb/formal/formal.py with --substitute; the edit must apply exactly once, so
 that a change to the RTL that moves the code fails this test instead of testing nothing.
-The first mutant also replays its counterexample in Verilator (--replay).
+The first mutant of the list also replays its counterexample in Verilator (--replay), alone
+or with the others. `make test` runs each mutant as a test of its own (--only, names from --list).
 """
 
 import argparse
@@ -218,9 +219,13 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="one mutant's name")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    parser.add_argument("--list", action="store_true", help="print the mutants' names and exit")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="mutants checked at once (default: one per core)")
     args = parser.parse_args(argv[1:])
+    if args.list:
+        print("\n".join(m[0] for m in MUTANTS))
+        return 0
     mutants = [m for m in MUTANTS if args.only in (None, m[0])]
     if not mutants:
         print(f"test_formal_mutants: unknown mutant '{args.only}'", file=sys.stderr)
@@ -233,7 +238,7 @@ def main(argv):
     failures = 0
     # one mutant's proof per core (each solver run is single-threaded); reported in order
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        runs = [pool.submit(check, mutant, work, i == 1) for i, mutant in enumerate(mutants, 1)]
+        runs = [pool.submit(check, mutant, work, mutant is MUTANTS[0]) for mutant in mutants]
         for i, (mutant, run_) in enumerate(zip(mutants, runs), 1):
             ok, text, notes = run_.result()
             failures += not ok

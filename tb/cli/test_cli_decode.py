@@ -16,6 +16,11 @@ before the traffic starts, stat packets out of CPU port 7 into a pcap, the truth
             the text summary shows the same table; --queues selects the events and the rows;
   agree     the summary's figures (fast path) equal those computed from the -j event lines;
   json      every -j line is a JSON object with the documented keys, as many as the CSV rows;
+  iso       --time-of-day with --iso: after each *time-of-day-ns column its ISO 8601 form, in
+            every row of the table, --csv, -j and --sojourn --csv equal to Python's own
+            conversion of the ns (datetime.fromtimestamp of the floored seconds, UTC, and
+            the 9-digit remainder), before 1970 too (a pair later than the events); the rest
+            of each output as without --iso; --iso without --time-of-day: exit 2 naming it;
   pcapng    the capture rewritten as pcapng decodes to the same CSV;
   malformed stat packets with a cut timestamp, a partial slot and a bad version, mixed in:
             counted by reason, reported on stderr, exit 0, the good packets decode as before;
@@ -33,6 +38,7 @@ before the traffic starts, stat packets out of CPU port 7 into a pcap, the truth
 
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -40,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_harness import Simulator, Tap  # noqa: E402
@@ -346,6 +353,112 @@ def check_json(tap, pktstats, stat, rows):
               % len(parsed), "\n".join(problems[:10]) or err)
 
 
+def iso(ns):
+    """Python's own ISO 8601 of a time of day in ns: the floored seconds as a UTC date, then the
+    nine digits of the ns left (before 1970 too)."""
+    seconds = ns // 10 ** 9
+    return (datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+            + ".%09dZ" % (ns - seconds * 10 ** 9))
+
+
+def table_cells(text):
+    """A text table (no '--' notes expected between its rows) as its heading and rows of cells."""
+    lines = [line.split() for line in text.splitlines() if not line.startswith("--")]
+    return (lines[0], lines[1:]) if lines else ([], [])
+
+
+def iso_problems(header, rows):
+    """The rows whose ISO columns are not Python's conversion of the -ns column before them."""
+    pairs = [(header.index(k), header.index(k) + 1) for k in header
+             if re.search(r"time.of.day.ns$", k)]
+    problems = []
+    if not pairs or any(p[1] >= len(header) or header[p[1]] != header[p[0]][:-3]
+                        for p in pairs):
+        return ["header %r: no ISO column after each time-of-day ns column" % (header,)]
+    for n, row in enumerate(rows):
+        for ns_at, iso_at in pairs:
+            if len(row) != len(header) or row[iso_at] != iso(int(row[ns_at])):
+                problems.append("row %d: %r, expected %s" % (n + 1, row, iso(int(row[ns_at]))
+                                                           if len(row) > ns_at else "-"))
+                break
+    return problems
+
+
+def check_iso(tap, pktstats, stat, rows):
+    """--iso: each time of day also as ISO 8601, in every output, equal to Python's conversion;
+    nothing else changes."""
+    # 1764072000.500737188 s at timer 1000: dates in 2025; at timer 10^13 (80000 s after the
+    # capture) every time of day is before 1970 (negative ns)
+    for pair, when in (("1764072000.500737188@1000", "2025"), ("0.5@10000000000000", "1969")):
+        base = ["decode", "--time-of-day", pair]
+        status, out, err = run(pktstats, base + ["--csv", "--iso", stat])
+        lines = out.splitlines()
+        header = lines[0].split(",") if lines else []
+        cells = [line.split(",") for line in lines[1:]]
+        problems = iso_problems(header, cells)
+        tap.point(status == 0 and not err and len(cells) == len(rows) and not problems and
+                  header[1:3] == ["time_of_day_ns", "time_of_day"] and
+                  all(c[2].startswith(when) for c in cells),
+                  "iso: decode --csv --time-of-day %s --iso: time_of_day after time_of_day_ns, "
+                  "Python's ISO 8601 of it in all %d rows (%s)" % (pair, len(cells), when),
+                  "\n".join(problems[:5]) or err or out[:300])
+        _, without = run(pktstats, base + ["--csv", stat])[:2]
+        tap.point(status == 0 and [",".join(c[:2] + c[3:]) for c in cells]
+                  == without.splitlines()[1:],
+                  "iso: --csv --iso %s is the CSV without --iso plus that column" % pair)
+
+        status, out, err = run(pktstats, ["-j"] + base + ["--iso", stat])
+        objects = [json.loads(line) for line in out.splitlines()] if status == 0 else []
+        keys = [list(o) for o in objects]
+        wrong = [o for o in objects if not isinstance(o.get("time_of_day"), str)
+                 or o["time_of_day"] != iso(o["time_of_day_ns"])]
+        _, without = run(pktstats, ["-j"] + base + [stat])[:2]
+        tap.point(status == 0 and not err and len(objects) == len(rows) and not wrong and
+                  all(k[1:3] == ["time_of_day_ns", "time_of_day"] for k in keys) and
+                  [{k: v for k, v in o.items() if k != "time_of_day"} for o in objects]
+                  == [json.loads(line) for line in without.splitlines()],
+                  "iso: -j decode --time-of-day %s --iso: time_of_day a string, Python's ISO "
+                  "8601 of time_of_day_ns, in all %d objects; the rest as without --iso"
+                  % (pair, len(objects)), json.dumps(wrong[:3]) or err)
+
+        status, out, err = run(pktstats, base + ["--iso", stat])
+        heading, cells = table_cells(out)
+        problems = iso_problems(heading, cells)
+        tap.point(status == 0 and not err and len(cells) == len(rows) and not problems,
+                  "iso: the text table of decode --time-of-day %s --iso: time-of-day after "
+                  "time-of-day-ns, Python's ISO 8601 of it in all %d rows" % (pair, len(cells)),
+                  "\n".join(problems[:5]) or err or out[:300])
+
+        status, out, err = run(pktstats, base + ["--sojourn", "--csv", "--iso", stat])
+        lines = out.splitlines()
+        header = lines[0].split(",") if lines else []
+        cells = [line.split(",") for line in lines[1:]]
+        problems = iso_problems(header, cells)
+        _, without = run(pktstats, base + ["--sojourn", "--csv", stat])[:2]
+        tap.point(status == 0 and len(cells) > 1000 and not problems and
+                  header[2:6] == ["arrival_time_of_day_ns", "arrival_time_of_day",
+                                  "departure_time_of_day_ns", "departure_time_of_day"] and
+                  [",".join(c[:3] + c[4:5] + c[6:]) for c in cells] == without.splitlines()[1:],
+                  "iso: decode --sojourn --csv --time-of-day %s --iso: arrival_time_of_day and "
+                  "departure_time_of_day after their ns, Python's ISO 8601 of them in all %d "
+                  "rows; the rest as without --iso" % (pair, len(cells)),
+                  "\n".join(problems[:5]) or err or out[:300])
+
+    # --iso needs --time-of-day
+    bad = []
+    for args in (["decode", "--iso", stat], ["decode", "--csv", "--iso", stat],
+                 ["-j", "decode", "--sojourn", "--iso", stat],
+                 ["decode", "--summary", "--iso", stat],
+                 ["record", "-i", "lo", "-G", "1", "--iso"]):
+        status, out, err = run(pktstats, args)
+        if status != 2 or out or len(err.splitlines()) != 1 or "--iso" not in err \
+                or "--time-of-day" not in err:
+            bad.append("%s: exit %d, stdout %r, stderr %r"
+                       % (" ".join(args), status, out[:100], err))
+    tap.point(not bad, "iso: --iso without --time-of-day (decode, --csv, -j --sojourn, --summary, "
+              "record): exit 2, one line naming --iso and --time-of-day", "\n".join(bad))
+
+
 def check_pcapng(tap, pktstats, work, stat, csv):
     header, frames = read_pcap(stat)
     path = os.path.join(work, "stat.pcapng")
@@ -634,6 +747,7 @@ def main():
             check_summary(tap, pktstats, stat, rows, truth, counters)
             check_quiet_queues(tap, pktstats, work, stat)
             check_json(tap, pktstats, stat, rows)
+            check_iso(tap, pktstats, stat, rows)
             check_pcapng(tap, pktstats, work, stat, csv)
             check_malformed(tap, pktstats, work, stat, csv)
             check_filter(tap, pktstats, work, stat, rows)

@@ -8,9 +8,12 @@ value reads back as meant (the good-input table, beside test_cli_bad_input.py's 
     tb/cli/test_cli_json.py build/asan/bin/pktstats build/bin/pktstats-sim
 
 Each JSON output is also fed to `python3 -m json.tool`, as a user would. Key paths: `a.b` for
-key b of the object under a, `a[].b` for key b of the objects of array a. Prints TAP.
+key b of the object under a, `a[].b` for key b of the objects of array a. Numbers with a
+fraction are read as decimal.Decimal, digit for digit, so that a `decimal` (time show's `time`)
+is checked exactly: seconds + nanoseconds / 10^9, nine decimals. Prints TAP.
 """
 
+import decimal
 import json
 import os
 import re
@@ -68,7 +71,9 @@ GOOD_INPUTS = [
 TYPES = {
     "number": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "real": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "real": lambda v: isinstance(v, (int, decimal.Decimal)) and not isinstance(v, bool),
+    # a number with its fraction written out (parsed as a Decimal, never through a double)
+    "decimal": lambda v: isinstance(v, decimal.Decimal),
     "boolean": lambda v: isinstance(v, bool),
     "string": lambda v: isinstance(v, str),
     "string or null": lambda v: v is None or isinstance(v, str),
@@ -78,6 +83,17 @@ TYPES = {
         isinstance(x, int) and not isinstance(x, bool) for x in v),
     "array of strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
 }
+
+
+def exact_time(value):
+    """time show: `time` is seconds + nanoseconds / 10^9 exactly, with nine decimals."""
+    t = value.get("time")
+    return isinstance(t, decimal.Decimal) and t.as_tuple().exponent == -9 and \
+        t == value["seconds"] + decimal.Decimal(value["nanoseconds"]).scaleb(-9)
+
+
+# Checks of values beyond their types, by table.
+EXACT = {"time show": (exact_time, "time is seconds + nanoseconds / 10^9 exactly, nine decimals")}
 
 
 def documented_keys():
@@ -160,6 +176,10 @@ def main():
             status, out, err = run_cli(pktstats, ["fdb", "add", "02:00:00:00:00:07", "port", "6",
                                                   "static"], device=sim.device)
             tap.point(status == 0, "setup: fdb add", err)
+            # A time of day with more digits than a double holds (time show's `time`, exact)
+            status, out, err = run_cli(pktstats, ["time", "set", "1764072000.500737188"],
+                                       device=sim.device)
+            tap.point(status == 0, "setup: time set 1764072000.500737188", err)
             for args, table in READ_VERBS:
                 name = "pktstats -j " + " ".join(args)
                 status, out, err = run_cli(pktstats, ["-j"] + args, device=sim.device)
@@ -172,7 +192,7 @@ def main():
                 tap.point(tool.returncode == 0, name + ": python3 -m json.tool parses it",
                           tool.stderr + out)
                 try:
-                    value = json.loads(out)
+                    value = json.loads(out, parse_float=decimal.Decimal)
                 except ValueError as e:
                     tap.point(False, name + ": keys as documented", str(e))
                     continue
@@ -187,6 +207,9 @@ def main():
                          not all(TYPES[want[k]](v) for v in got[k])]
                 tap.point(not wrong, name + ": values have the documented types",
                           "; ".join("%s: %r is not %s" % (k, got[k], want[k]) for k in wrong))
+                if table in EXACT:
+                    check, what = EXACT[table]
+                    tap.point(check(value), "%s: %s" % (name, what), out)
                 # The text form of the same verb.
                 status, text, err = run_cli(pktstats, args, device=sim.device)
                 tap.point(status == 0 and text and not err, "pktstats %s: text output"

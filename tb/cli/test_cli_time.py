@@ -11,6 +11,9 @@ socket's `time`) bounds how many clocks a command took. Checks:
 
 - set (seconds.fraction and UTC forms) and show: the value shown is the value set plus 8 ns per
   clock since, no more than the simulated clocks the two commands spanned;
+- show -j: `time` is a JSON number, seconds with nine decimals, exactly seconds + nanoseconds /
+  10^9 (the JSON text read as a Decimal), `utc` the text "S.NNNNNNNNN s (ISO 8601 Z)" with
+  Python's own UTC date; the text output still shows that text as its `time` line, no `utc`;
 - step -1.5 s and +20 ns: the time after is the time before + 8 ns per clock + the step;
 - trim +100 ppm and -250.5 ppb: the rate over about 10^6 simulated clocks is exactly the trim;
 - the latched timer is the evcap timer: after `timer set X`, within the clocks that passed;
@@ -25,11 +28,14 @@ socket's `time`) bounds how many clocks a command took. Checks:
 Prints TAP.
 """
 
+import decimal
 import json
 import os
+import re
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_harness import Simulator, Tap, run_cli  # noqa: E402
@@ -44,6 +50,20 @@ def units(seconds, nanoseconds, fraction=0):
 
 def shown_units(show):
     return units(show["seconds"], show["nanoseconds"], show["fraction"])
+
+
+def utc_text(seconds, nanoseconds):
+    """time show's text for people: "S.NNNNNNNNN s (YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ)"."""
+    date = datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    return "%d.%09d s (%s.%09dZ)" % (seconds, nanoseconds, date, nanoseconds)
+
+
+def exact_time(show):
+    """`time` read from the JSON text as a Decimal: seconds + nanoseconds / 10^9, exactly, with
+    nine decimals."""
+    t = show.get("time")
+    return isinstance(t, decimal.Decimal) and t.as_tuple().exponent == -9 and \
+        t == show["seconds"] + decimal.Decimal(show["nanoseconds"]).scaleb(-9)
 
 
 def pair_text(show, ppb=None):
@@ -132,7 +152,8 @@ def main():
             return out
 
         def show():
-            return json.loads(cli("-j", "time", "show"))
+            # numbers with a fraction as Decimal: `time` digit for digit
+            return json.loads(cli("-j", "time", "show"), parse_float=decimal.Decimal)
 
         def advanced(a, b, trim):
             """Units the clock must advance from show a to show b at a constant trim."""
@@ -154,10 +175,24 @@ def main():
                           "time set %s: shown %d.%09d, %d clocks after the set, within the %d "
                           "simulated" % (word, a["seconds"], a["nanoseconds"],
                                          elapsed // (8 * UNIT), c1 - c0),
-                          json.dumps(a))
+                          json.dumps(a, default=str))
                 tap.point(shown_units(b) - shown_units(a) == advanced(a, b, 0),
                           "time set %s: the next show is 8 ns per evcap clock later, exactly"
                           % word, "%s\n%s" % (a, b))
+                tap.point(exact_time(a) and
+                          a.get("utc") == utc_text(a["seconds"], a["nanoseconds"]),
+                          "time set %s: -j time show: time %s is a number, seconds + nanoseconds"
+                          " / 10^9 exactly; utc %r the text with the UTC date"
+                          % (word, a.get("time"), a.get("utc")), json.dumps(a, default=str))
+
+            # --- the text output: the line `time` as it always was, no `utc`
+            text = cli("time", "show")
+            line = re.match(r"time {13}(\d+)\.(\d{9}) s \((.*)\)\n", text)
+            tap.point(line is not None and text.splitlines()[0] == "time             " +
+                      utc_text(int(line.group(1)), int(line.group(2)))
+                      and not re.search(r"^utc", text, re.M) and "seconds          " in text,
+                      "time show (text): the line `time  S.NNNNNNNNN s (UTC date)` first, no "
+                      "`utc` line", text)
 
             # --- step
             for word, offset in (("-1.5s", -1500000000), ("20", 20), ("-3us", -3000)):
@@ -176,7 +211,8 @@ def main():
             c1 = sim.cycle()
             tap.point(0 <= a["timer"] - 1000000000 <= c1 - c0,
                       "the latched timer is the evcap timer: %d clocks after timer set 1000000000"
-                      " (%d simulated)" % (a["timer"] - 1000000000, c1 - c0), json.dumps(a))
+                      " (%d simulated)" % (a["timer"] - 1000000000, c1 - c0),
+                      json.dumps(a, default=str))
             timer_before = json.loads(cli("-j", "timer", "show"))["cycles"]
             a = show()
             timer_after = json.loads(cli("-j", "timer", "show"))["cycles"]
@@ -189,7 +225,7 @@ def main():
                 cli("time", "trim", ppb)
                 a = show()
                 tap.point(a["trim"] == want_trim, "time trim %s: trim register %d" % (ppb, want_trim),
-                          json.dumps(a))
+                          json.dumps(a, default=str))
                 start = sim.cycle()
                 while sim.cycle() < start + 1000000:
                     time.sleep(0.05)

@@ -4,11 +4,14 @@
  * table, CSV or JSON lines; or, with --summary, per-queue figures. Needs no device. The
  * reading is stat_reader.h's; the event printing is shared with `record` (decode_print_*).
  */
+#define _DEFAULT_SOURCE /* gmtime_r */
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "args.h"
 #include "cli.h"
@@ -18,13 +21,27 @@
 
 static const char *const type_names[4] = {"none", "arrival", "departure", "drop"};
 
-/* The event columns; time-of-day-ns (second) only with --time-of-day. */
+#define NS_PER_S INT64_C(1000000000)
+
+/* The event columns; time-of-day-ns only with --time-of-day, time-of-day (its ISO 8601 form)
+ * with --iso too. */
 static const struct out_column event_columns[] = {
-	{"time-ns", NULL, 15},        {"time-of-day-ns", NULL, 19}, {"queue", NULL, 0},
-	{"type", NULL, 9},            {"length-bytes", NULL, 0},    {"occupancy-bytes", NULL, 0},
-	{"occupancy-words", NULL, 0}, {"seq", NULL, 10},
+	{"time-ns", NULL, 15},        {"time-of-day-ns", NULL, 19}, {"time-of-day", NULL, 30},
+	{"queue", NULL, 0},           {"type", NULL, 9},            {"length-bytes", NULL, 0},
+	{"occupancy-bytes", NULL, 0}, {"occupancy-words", NULL, 0}, {"seq", NULL, 10},
 };
 #define EVENT_COLUMNS_N (sizeof event_columns / sizeof event_columns[0])
+
+/* Whether a column is printed: those of the time of day only with --time-of-day, and their
+ * ISO 8601 forms (the keys without -ns) only with --iso too. */
+static bool column_shown(const struct decode_options *options, const char *key)
+{
+	if (!strstr(key, "time-of-day"))
+		return true;
+	size_t n = strlen(key);
+	bool ns = n >= 3 && !strcmp(key + n - 3, "-ns");
+	return options->time_of_day && (ns || options->iso);
+}
 
 void decode_default_options(struct decode_options *options)
 {
@@ -100,6 +117,10 @@ int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
 		options->csv = true;
 		return CLI_OK;
 	}
+	if (!strcmp(argv[*i], "--iso")) {
+		options->iso = true;
+		return CLI_OK;
+	}
 	if (strcmp(argv[*i], "--time-of-day"))
 		return decode_parse_selection(cli, argc, argv, i, options);
 	if (*i + 1 >= argc)
@@ -132,6 +153,43 @@ static int64_t time_of_day_ns(const struct decode_options *options, uint64_t tim
 	return (int64_t)(units >> 32); /* floored (GCC and Clang shift signed values arithmetically) */
 }
 
+/* --iso: a time of day in ns since the epoch as UTC ISO 8601 with nanoseconds,
+ * "2025-11-25T12:00:00.500737188Z". Before 1970 (negative) too: the seconds floored and the
+ * nanoseconds counted on from them, so -1 ns is 1969-12-31T23:59:59.999999999Z. Every int64_t
+ * of ns is a date from 1677 to 2262, which gmtime_r gives with a 64-bit time_t; should it
+ * refuse one (a 32-bit time_t), the column holds the ns as time-of-day-ns prints them. */
+static void out_iso(const char *key, int64_t ns)
+{
+	int64_t seconds = ns / NS_PER_S, nanoseconds = ns % NS_PER_S;
+	if (nanoseconds < 0) {
+		seconds--;
+		nanoseconds += NS_PER_S;
+	}
+	char text[128];
+	struct tm tm;
+	time_t t = (time_t)seconds;
+	if ((int64_t)t == seconds && gmtime_r(&t, &tm))
+		snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRId64 "Z",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+			 tm.tm_sec, nanoseconds);
+	else
+		snprintf(text, sizeof text, "%" PRId64, ns);
+	out_string(key, text);
+}
+
+/* The time-of-day columns of one instant of the timer: ns, and with --iso its ISO 8601 form
+ * under the same key without -ns. */
+static void out_time_of_day(const struct decode_options *options, const char *key,
+			    uint64_t time_ns)
+{
+	int64_t ns = time_of_day_ns(options, time_ns);
+	char ns_key[64];
+	snprintf(ns_key, sizeof ns_key, "%s-ns", key);
+	out_int(ns_key, ns, NULL);
+	if (options->iso)
+		out_iso(key, ns);
+}
+
 int decode_check_options(const struct cli *cli, const struct decode_options *options)
 {
 	if (options->reader.filter && options->reader.udp_port != PKTSTATS_UDP_PORT)
@@ -139,6 +197,9 @@ int decode_check_options(const struct cli *cli, const struct decode_options *opt
 				      "write the port into the filter");
 	if (!options->queues)
 		return cli_usage(cli, "--queues none selects nothing to show");
+	if (options->iso && !options->time_of_day)
+		return cli_usage(cli, "--iso writes the times of --time-of-day as ISO 8601: give "
+				      "--time-of-day too");
 	return CLI_OK;
 }
 
@@ -148,7 +209,7 @@ void decode_print_begin(const struct decode_options *options)
 	static struct out_column columns[EVENT_COLUMNS_N];
 	size_t n = 0;
 	for (size_t c = 0; c < EVENT_COLUMNS_N; c++)
-		if (options->time_of_day || strcmp(event_columns[c].key, "time-of-day-ns"))
+		if (column_shown(options, event_columns[c].key))
 			columns[n++] = event_columns[c];
 	out_csv(options->csv);
 	out_table_begin(NULL, columns, n);
@@ -203,7 +264,7 @@ void decode_print_record(const struct decode_options *options, const struct pkts
 		out_row_begin();
 		out_uint("time-ns", e->time_ns, NULL);
 		if (options->time_of_day)
-			out_int("time-of-day-ns", time_of_day_ns(options, e->time_ns), NULL);
+			out_time_of_day(options, "time-of-day", e->time_ns);
 		out_uint("queue", e->queue, NULL);
 		out_string("type", type_names[e->type & 3]);
 		out_uint("length-bytes", (uint64_t)STAT_BYTES(e->length), NULL);
@@ -215,12 +276,14 @@ void decode_print_record(const struct decode_options *options, const struct pkts
 }
 
 /* The columns of --sojourn: one timed frame per row; the time-of-day ones only with
- * --time-of-day */
+ * --time-of-day, their ISO 8601 forms with --iso too */
 static const struct out_column sojourn_columns[] = {
 	{"arrival-ns", NULL, 15},
 	{"departure-ns", NULL, 15},
 	{"arrival-time-of-day-ns", NULL, 19},
+	{"arrival-time-of-day", NULL, 30},
 	{"departure-time-of-day-ns", NULL, 19},
+	{"departure-time-of-day", NULL, 30},
 	{"delay-ns", NULL, 10},
 	{"queue", NULL, 0},
 	{"length-bytes", NULL, 0},
@@ -238,8 +301,8 @@ static void print_sojourns(const struct decode_options *options, const struct st
 		out_uint("arrival-ns", s->arrival_ns, NULL);
 		out_uint("departure-ns", s->departure_ns, NULL);
 		if (options->time_of_day) {
-			out_int("arrival-time-of-day-ns", time_of_day_ns(options, s->arrival_ns), NULL);
-			out_int("departure-time-of-day-ns", time_of_day_ns(options, s->departure_ns), NULL);
+			out_time_of_day(options, "arrival-time-of-day", s->arrival_ns);
+			out_time_of_day(options, "departure-time-of-day", s->departure_ns);
 		}
 		out_uint("delay-ns", s->delay_ns, NULL);
 		out_uint("queue", s->queue, NULL);
@@ -491,7 +554,7 @@ static void begin(const struct decode_options *options, bool sojourn)
 	static struct out_column columns[SOJOURN_COLUMNS_N];
 	size_t n = 0;
 	for (size_t c = 0; c < SOJOURN_COLUMNS_N; c++)
-		if (options->time_of_day || !strstr(sojourn_columns[c].key, "time-of-day"))
+		if (column_shown(options, sojourn_columns[c].key))
 			columns[n++] = sojourn_columns[c];
 	out_csv(options->csv);
 	out_table_begin(NULL, columns, n);
@@ -625,7 +688,10 @@ static const struct cli_verb decode_verbs[] = {
 	 "                     FIFOs, so a queue's k-th departure is its k-th arrival; one row\n"
 	 "                     per frame timed: arrival-ns, departure-ns (its last word left),\n"
 	 "                     delay-ns (exact to the capture's tick, 8 ns << c), queue,\n"
-	 "                     length-bytes, seq (of the departure's stat packet). Frames that\n"
+	 "                     length-bytes, seq (of the departure's stat packet); with\n"
+	 "                     --time-of-day, arrival-time-of-day-ns and departure-time-of-day-ns\n"
+	 "                     after departure-ns (with --iso, each followed by its ISO 8601\n"
+	 "                     form, arrival-time-of-day, departure-time-of-day). Frames that\n"
 	 "                     cannot be timed (queued before the capture, after lost stat\n"
 	 "                     packets, an M flag, masked events) are counted on stderr, never\n"
 	 "                     given a time (docs/sojourn.md)\n"

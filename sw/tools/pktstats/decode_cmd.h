@@ -32,13 +32,17 @@
 	"                     them and the trim from the device (-d) now; or TIME@TIMER[,PPB]\n" \
 	"                     as pktstats time show prints them (TIME: SECONDS.FRACTION or\n" \
 	"                     YYYY-MM-DDTHH:MM:SS[.F]Z; PPB: the trim, default 0). Right while\n" \
-	"                     the clock was not set or stepped between the events and the pair\n"
+	"                     the clock was not set or stepped between the events and the pair\n" \
+	"  --iso              with --time-of-day: after each *time-of-day-ns column, the same\n" \
+	"                     instant as UTC ISO 8601 with ns (2025-11-25T12:00:00.500737188Z)\n"
 
 #define EVENT_COLUMNS \
 	"Events, one per line (text table, --csv, or with -j one JSON object per line):\n" \
 	"  time-ns          absolute time: ns since the hardware timer's reset, (tick << c) * 8\n" \
 	"  time-of-day-ns   with --time-of-day: the switch's time of day at time-ns, ns since\n" \
 	"                   its epoch (Unix, as set: UTC or TAI)\n" \
+	"  time-of-day      with --iso: time-of-day-ns as YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ\n" \
+	"                   (before 1970 too: the seconds floored, the ns counted on)\n" \
 	"  queue            0..7\n" \
 	"  type             arrival, departure or drop\n" \
 	"  length-bytes     the frame's length: the packet's 64-bit words x 8 (2040: 2040 or\n" \
@@ -58,6 +62,7 @@ struct decode_options {
 	 * decode_prepare() has read them */
 	bool time_of_day;
 	bool time_of_day_from_device;
+	bool iso; /* --iso: each time of day also as UTC ISO 8601 (needs --time-of-day) */
 	struct pktstats_time_pair pair;
 	int32_t trim;
 };
@@ -69,11 +74,11 @@ void decode_default_options(struct decode_options *options);
  * moved on): CLI_OK or a usage error; -1 when it is none of them. */
 int decode_parse_selection(const struct cli *cli, int argc, char **argv, int *i,
 			   struct decode_options *options);
-/* The same, and --csv and --time-of-day (decode and record). */
+/* The same, and --csv, --time-of-day and --iso (decode and record). */
 int decode_parse_option(const struct cli *cli, int argc, char **argv, int *i,
 			struct decode_options *options);
 /* Once every option is parsed: CLI_OK, or a usage error for a port with a filter of one's
- * own, or no queue selected. */
+ * own, no queue selected, or --iso without --time-of-day. */
 int decode_check_options(const struct cli *cli, const struct decode_options *options);
 /* After the checks: reads the time of day and timer from the device for --time-of-day device
  * (CLI_OK, or the failure printed). */

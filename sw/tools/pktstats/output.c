@@ -300,6 +300,16 @@ void out_real(const char *key, double value, int decimals)
 	}
 }
 
+void out_number_text(const char *key, const char *number, const char *text)
+{
+	if (json) {
+		json_key(key);
+		fputs(number, stdout);
+	} else {
+		text_field(key, text && !(in_row && csv) ? text : number);
+	}
+}
+
 void out_string(const char *key, const char *value)
 {
 	if (json) {

@@ -49,6 +49,10 @@ void out_string_array(const char *key, const char *const *values, size_t n, cons
 /* Signed numbers, and reals with a number of decimals (JSON: the same digits). */
 void out_int(const char *key, int64_t value, const char *text);
 void out_real(const char *key, double value, int decimals);
+/* A number given as its text, written as is in JSON (never through a double: an exact decimal
+ * such as "1764072000.500737188"; the caller writes valid JSON number syntax). text: how people
+ * see it, or NULL for the number's text. */
+void out_number_text(const char *key, const char *number, const char *text);
 
 /*
  * Tables: records with the same keys, one line each.
@@ -58,7 +62,8 @@ void out_real(const char *key, double value, int decimals);
  *         (the machine form; strings are written as given, so they must not hold commas);
  *   JSON: inside the result (key given, between out_begin and out_end) an array of objects
  *         under key; at the top level (key NULL, no out_begin) one object per line: JSON lines.
- * The fields of a row are out_uint, out_int, out_string, out_real, in the columns' order.
+ * The fields of a row are out_uint, out_int, out_string, out_real, out_number_text, in the
+ * columns' order.
  */
 struct out_column {
 	const char *key;     /* as given to the field calls */

@@ -71,10 +71,16 @@ static int time_show(struct cli *cli, int argc, char **argv)
 		err = pktstats_time_refused_get(cli->dev, &set_refused, &step_refused);
 	if (err < 0)
 		return cli_fail(cli, err);
-	char text[96];
+	char text[96], number[32];
 	out_begin();
 	format_time(&pair.time, text, sizeof text);
-	out_string("time", text);
+	/* JSON: the time as a number of seconds, its nine decimals written as the integers are
+	 * (a double would lose them), and the text for people under utc; text: the one line */
+	snprintf(number, sizeof number, "%" PRIu64 ".%09" PRIu32, pair.time.seconds,
+		 pair.time.nanoseconds);
+	out_number_text("time", number, text);
+	if (out_is_json())
+		out_string("utc", text);
 	out_uint("seconds", pair.time.seconds, NULL);
 	out_uint("nanoseconds", pair.time.nanoseconds, NULL);
 	snprintf(text, sizeof text, "%" PRIu32 " (%.6f ns)", pair.time.fraction,
@@ -206,9 +212,11 @@ static int time_sync(struct cli *cli, int argc, char **argv)
 
 static const struct cli_verb time_verbs[] = {
 	{"show", "", "show the time of day and the evcap timer, latched in the same clock",
-	 "With -j: time (text), seconds, nanoseconds, fraction (2^-32 ns), timer (the evcap timer,\n"
+	 "With -j: time (a number: seconds with nine decimals, exact), utc (text: the same and\n"
+	 "the UTC date), seconds, nanoseconds, fraction (2^-32 ns), timer (the evcap timer,\n"
 	 "8 ns clocks, latched in the same clock), trim (2^-32 ns per clock), trim_ppb,\n"
-	 "set_refused, step_refused (commands the clock refused).\n",
+	 "set_refused, step_refused (commands the clock refused), time_of_day_pair (for\n"
+	 "decode --time-of-day).\n",
 	 time_show},
 	{"set", "TIME", "set the time of day",
 	 "TIME is SECONDS[.FRACTION] (since the epoch; a fraction of at most 9 digits) or a UTC\n"

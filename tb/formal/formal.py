@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Formal proofs of the RTL with Yosys and yosys-smtbmc (z3); prints TAP.
 
-    tb/formal/formal.py [--only NAME[,NAME...]] [--build DIR] [--list]
+    tb/formal/formal.py [--only NAME[,NAME...]] [--build DIR] [--list] [--jobs N]
+                        [--substitute RTL=FILE] [--bmc-first] [--no-trace]
     tb/formal/formal.py --replay NAME [--build DIR]
 
 Every proof is a directory with a `proof.toml`: tb/formal/<block>/ (written by hand) and
@@ -221,20 +222,26 @@ def run_proof(root, spec, build):
     results = []
 
     def bmc(steps):
-        problem, out = smtbmc(["--dump-vcd", "cex.vcd", "--dump-vlogtb", "cex_tb.v"], "BMC",
-                              steps)
+        # the trace of a failure (10 of evcap_serializer's 47 s), unless --no-trace
+        trace = [] if spec.get("no_trace") else ["--dump-vcd", "cex.vcd", "--dump-vlogtb",
+                                                  "cex_tb.v"]
+        problem, out = smtbmc(trace, "BMC", steps)
         failed = failed_labels(out)
         if failed:
             step = re.findall(r"Checking assertions in step (\d+)", out)
             problem = (f"BMC: {', '.join(sorted(failed))} fails in step "
-                       f"{step[-1] if step else '?'} from reset; replay: "
-                       f"tb/formal/formal.py --replay {name}")
+                       f"{step[-1] if step else '?'} from reset; "
+                       + (f"replay: tb/formal/formal.py --replay {name}" if trace else
+                          "no trace written (--no-trace)"))
         elif problem is None and "Status: PASSED" not in out:
             problem = f"BMC: no result (see {log})"
         return problem, failed
 
-    # BMC from reset, the base case of the induction
-    problem, failed = bmc(depth)
+    # BMC from reset, the base case of the induction; for a proof expected to fail (--bmc-first:
+    # a mutant), as deep as the covers go, so that a bug the induction would only show after its
+    # own run (which costs more than the BMC) is found by the BMC that would follow it
+    bmc_depth = max(cover_depth, depth) if spec.get("bmc_first") else depth
+    problem, failed = bmc(bmc_depth)
 
     # induction
     if problem is None and spec["mode"] == "prove":
@@ -243,7 +250,8 @@ def run_proof(root, spec, build):
         if failed:
             # an induction counterexample may start in a state no run reaches: look for one
             # from reset, as deep as the covers go, for a trace that replays
-            reachable, reachable_failed = bmc(max(cover_depth, depth))
+            reachable, reachable_failed = (bmc(max(cover_depth, depth))
+                                           if bmc_depth < max(cover_depth, depth) else (None, None))
             if reachable_failed:
                 problem, failed = reachable, reachable_failed
             else:
@@ -359,6 +367,11 @@ def main(argv):
     parser.add_argument("--substitute", metavar="RTL=FILE", action="append", default=[],
                         help="read FILE instead of the RTL file RTL (a mutant, say: "
                              "tb/formal/test_formal_mutants.py)")
+    parser.add_argument("--bmc-first", action="store_true",
+                        help="BMC as deep as the covers before the induction (for proofs "
+                             "expected to fail: tb/formal/test_formal_mutants.py)")
+    parser.add_argument("--no-trace", action="store_true",
+                        help="write no counterexample trace (nothing to --replay)")
     parser.add_argument("--replay", metavar="NAME",
                         help="replay NAME's last counterexample in Verilator")
     args = parser.parse_args(argv[1:])
@@ -396,6 +409,8 @@ def main(argv):
             print(f"formal: unknown proof '{unknown[0]}' (see --list)", file=sys.stderr)
             return 2
         proofs = [by_name[n] for n in args.only.split(",")]
+    for p in proofs:
+        p["bmc_first"], p["no_trace"] = args.bmc_first, args.no_trace
     plan = sum(len(p["asserts"]) + len(p["covers"]) for p in proofs)
     print(f"1..{plan}")
     started = time.monotonic()

@@ -9,8 +9,9 @@ A proof that passes whatever the RTL does (contradictory assumptions, a property
 fail, a runner that misreads the solver) fails here. Each mutant is a copy of one RTL file with
 one edit, given to tb/formal/formal.py with --substitute; the edit must apply exactly once, so
 that a change to the RTL that moves the code fails this test instead of testing nothing.
-The first mutant of the list also replays its counterexample in Verilator (--replay), alone
-or with the others. `make test` runs each mutant as a test of its own (--only, names from --list).
+Each mutant is proved with --bmc-first (the BMC from reset as deep as the covers, before the
+induction) and, but for the first of the list, --no-trace; the first also replays its
+counterexample in Verilator (--replay), alone or with the others. `make test` runs each mutant as a test of its own (--only, names from --list).
 """
 
 import argparse
@@ -196,7 +197,7 @@ def check(mutant, work, replay):
     mutated.write_text(source.replace(text, replacement))
     build = work / name / "build"
     proc = run([sys.executable, str(FORMAL), "--only", proof, "--substitute", f"{rtl}={mutated}",
-                "--build", str(build)])
+                "--build", str(build), "--bmc-first", *([] if replay else ["--no-trace"])])
     refuted = re.search(r"^# \S+: (BMC|induction): (\S+(?:, \S+)*) (?:fails|not inductive)",
                         proc.stdout, re.M)
     if not refuted:

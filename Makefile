@@ -304,11 +304,13 @@ SIM_AGE_TICK_CYCLES := 125000000
 
 # Two steps, as Verilator's --build would run them, with sim/model_fields.py between them: it
 # lists the Verilated model's members for the idle skip's check (sim/model_state.h).
+# $(1) object directory, $(2) extra Verilator arguments, $(3) the RTL (RTL_ALL but for the
+# benchmark's stubbed build)
 define sim_build
 	@mkdir -p $(@D) $(1)
 	+$(VERILATOR) $(SIM_VERILATOR) $(SIM_GIT_HASH) $(2) -GAGE_TICK_CYCLES=$(SIM_AGE_TICK_CYCLES) \
 		-CFLAGS -DPKTSTATS_SIM_AGE_TICK_CYCLES=$(SIM_AGE_TICK_CYCLES) -Mdir $(1)/obj -o $(abspath $@) \
-		-CFLAGS "$(SIM_CFLAGS)" -LDFLAGS "-lpcap" sim/pktstats_core.vlt $(RTL_ALL) \
+		-CFLAGS "$(SIM_CFLAGS)" -LDFLAGS "-lpcap" sim/pktstats_core.vlt $(3) \
 		$(abspath $(SIM_SOURCES)) >$(1)/build.log 2>&1 || { tail -40 $(1)/build.log; exit 1; }
 	python3 sim/model_fields.py $(1)/obj/Vpktstats_core___024root.h $(1)/obj/pktstats_model_fields.inc
 	+$(MAKE) -C $(1)/obj -f Vpktstats_core.mk -j $(JOBS) OPT_FAST=-O3 >>$(1)/build.log 2>&1 \
@@ -317,11 +319,25 @@ endef
 
 $(BUILD)/bin/pktstats-sim: sim/pktstats_core.vlt sim/model_fields.py $(RTL_ALL) $(SIM_SOURCES) \
 		$(SIM_HEADERS) $(GIT_HASH_STAMP) | deps
-	$(call sim_build,$(BUILD)/sim,)
+	$(call sim_build,$(BUILD)/sim,,$(RTL_ALL))
 
 $(BUILD)/bin/pktstats-sim-trace: sim/pktstats_core.vlt sim/model_fields.py $(RTL_ALL) $(SIM_SOURCES) \
 		$(SIM_HEADERS) $(GIT_HASH_STAMP) | deps
-	$(call sim_build,$(BUILD)/sim-trace,--trace-fst)
+	$(call sim_build,$(BUILD)/sim-trace,--trace-fst,$(RTL_ALL))
+
+# For `make bench` only (bench/bench_sim.py --sim-stubbed): the same simulator with the three
+# latency engines, oam_block, stamp_block and flowlat_block, replaced by pass-through stubs
+# (bench/engine_stubs/), to measure what the idle engines cost per clock. Left out: the
+# engines' directories but stamp_meta_fifo (switch_core's) and their register blocks. The idle
+# skip leaves out the flow-latency monitor's state (PKTSTATS_SIM_ENGINE_STUBS, sim/idle_skip.cpp).
+ENGINE_STUBS := $(sort $(wildcard bench/engine_stubs/*.v))
+ENGINE_RTL := $(RTL_OAM) $(RTL_FLOWLAT) $(filter-out rtl/stamp/stamp_meta_fifo.v,$(RTL_STAMP)) \
+	rtl/gen/oam_regs.v rtl/gen/stamp_regs.v rtl/gen/flowlat_regs.v
+RTL_STUBBED := $(filter-out $(ENGINE_RTL),$(RTL_ALL)) $(ENGINE_STUBS)
+
+$(BUILD)/bench/sim-stubbed/pktstats-sim: sim/pktstats_core.vlt sim/model_fields.py $(RTL_STUBBED) \
+		$(SIM_SOURCES) $(SIM_HEADERS) $(GIT_HASH_STAMP) | deps
+	$(call sim_build,$(BUILD)/bench/sim-stubbed,-CFLAGS -DPKTSTATS_SIM_ENGINE_STUBS,$(RTL_STUBBED))
 
 sim-trace: $(BUILD)/bin/pktstats-sim-trace
 
@@ -693,6 +709,7 @@ $(BUILD)/bench/decode/bench_decode_lib: bench/bench_decode_lib.c $(LIB) $(LIB_HE
 	$(CC) $(CFLAGS_WARN) $(CFLAGS_OPT) $(INCLUDES) $< $(LIB) -lpcap -o $@
 
 bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
+		$(BUILD)/bench/sim-stubbed/pktstats-sim \
 		$(BUILD)/bench/core/pktstats_core_icarus_tb.vvp $(BUILD)/bin/pktstats \
 		$(BUILD)/bench/decode/gen_stat_pcap $(BUILD)/bench/decode/bench_decode_lib \
 		$(BUILD)/tb/flowlat/test_flowlat_core $(BUILD)/tb/flowlat_ipfix/test_flowlat_ipfix \
@@ -700,6 +717,7 @@ bench: deps $(BUILD)/bench/evcap/test_evcap $(BUILD)/bin/pktstats-sim \
 	@echo "== evcap (build/bench/evcap/test_evcap --bench)"
 	@$(BUILD)/bench/evcap/test_evcap --bench
 	@$(PYTHON) bench/bench_sim.py --sim $(BUILD)/bin/pktstats-sim \
+		--sim-stubbed $(BUILD)/bench/sim-stubbed/pktstats-sim \
 		--icarus-vvp $(BUILD)/bench/core/pktstats_core_icarus_tb.vvp
 	@$(PYTHON) bench/bench_oam.py --sim $(BUILD)/bin/pktstats-sim
 	@$(PYTHON) bench/bench_isl.py --cli $(BUILD)/bin/pktstats

@@ -8,7 +8,13 @@ Three sections:
    broadcast, CPU ports at their default 8 Gb/s so the switch's datapath is busy every clock),
    capture enabled with stat packets on port 0 (configured through the register socket), several
    runs; the median of the simulator's own "clocks/s" (wall clock) and of clocks per CPU second
-   of the process (the figure to trust on a busy machine). Each run is followed by two of the
+   of the process (the figure to trust on a busy machine). With --sim-stubbed, each run of it is
+   followed by one of the same simulator built with the three latency engines (oam_block,
+   stamp_block, flowlat_block) replaced by pass-through stubs (bench/engine_stubs/, the
+   Makefile's build/bench/sim-stubbed/pktstats-sim), with the same arguments: its figures beside
+   the real one's, then the medians of both over the same interleaved runs and their ratio,
+   what the engines cost a busy switch while idle (docs/simulator.md, "Speed"). Each of these
+   runs must have forwarded frames and sent stat packets. Each run is followed by two of the
    network simulator: two switches (+50 and -50 ppm) joined by a 100 m cable, every other port
    of each at line rate, capture on both, on one thread and on two (--threads); its figures
    count both switches' clocks.
@@ -22,7 +28,10 @@ Three sections:
    port's frames is broadcast (each one 6 more queue events than a unicast frame) until
    evcap.events_missed, read through the socket at the end of the run, is not 0.
 
-Python 3 standard library only. Usage: bench/bench_sim.py [--sim PATH] [--icarus-vvp PATH] ...
+--only verilator runs section 1 alone.
+
+Python 3 standard library only. Usage: bench/bench_sim.py [--sim PATH] [--sim-stubbed PATH]
+[--icarus-vvp PATH] [--only verilator] ...
 """
 
 import argparse
@@ -104,6 +113,7 @@ class Simulator(pktstats_sim.Simulator):
             "clocks_per_s": int(match[4]),
             # The whole process: start-up, waiting for `start` and the summary included (ms).
             "clocks_per_cpu_s": int(match[1]) / cpu_seconds,
+            "output": out,
         }
 
 
@@ -146,21 +156,47 @@ def network_run(sim, args):
             "clocks_per_cpu_s": int(match[2]) / cpu_seconds}
 
 
-def bench_verilator(sim, runs, duration, workdir):
+def one_switch_run(sim, duration, workdir, show):
+    """One run of the busy switch: its summary's figures. A run in which the switch forwarded
+    nothing or sent no stat packet measures nothing: an error."""
+    with Simulator(sim, one_switch_args(duration), workdir) as simulator:
+        if show:
+            show_command(simulator.command, workdir)
+            print("  " + Simulator.START_CAPTURE_TEXT)
+        simulator.start_capture()
+        summary = simulator.finish(interrupt=False)
+    try:
+        parsed = pktstats_sim.parse_summary(summary["output"])
+    except ValueError as e:
+        raise RuntimeError(f"{sim}: {e}:\n{summary['output']}") from e
+    # What the switch did: frames out of its queues, stat packets sent
+    summary["frames_out"] = sum(removed for _, removed, _ in parsed["queues"].values())
+    summary["stat_packets"] = parsed["packets"]
+    if not summary["frames_out"] or not summary["stat_packets"]:
+        raise RuntimeError(f"{sim}: the busy switch forwarded {summary['frames_out']} frames and "
+                           f"sent {summary['stat_packets']} stat packets: not a measurement")
+    return summary
+
+
+def bench_verilator(sim, runs, duration, workdir, stubbed=None):
     print(f"== pktstats-sim (Verilator): {runs} runs of {duration} simulated, all 8 ports at "
           "line rate, 60-byte broadcast frames, capture on, stat packets on port 0;")
+    if stubbed:
+        print("  each run followed by the same with the latency engines replaced by pass-through "
+              "stubs (oam_block, stamp_block,")
+        print(f"  flowlat_block: bench/engine_stubs/), {stubbed}, the same arguments;")
     print("  each run side by side with two switches joined by a cable, all ports busy, on one "
           "thread and on two")
     rates, cpu_rates, one_thread, two_threads = [], [], [], []
+    stub_rates, stub_cpu_rates = [], []
     for run in range(runs):
-        with Simulator(sim, one_switch_args(duration), workdir) as simulator:
-            if run == 0:
-                show_command(simulator.command, workdir)
-                print("  " + Simulator.START_CAPTURE_TEXT)
-            simulator.start_capture()
-            summary = simulator.finish(interrupt=False)
+        summary = one_switch_run(sim, duration, workdir, show=run == 0)
         rates.append(summary["clocks_per_s"])
         cpu_rates.append(summary["clocks_per_cpu_s"])
+        if stubbed:
+            stub = one_switch_run(stubbed, duration, workdir, show=False)
+            stub_rates.append(stub["clocks_per_s"])
+            stub_cpu_rates.append(stub["clocks_per_cpu_s"])
         for threads, figures in ((1, one_thread), (2, two_threads)):
             args = two_switch_args(duration, threads)
             if run == 0:
@@ -170,9 +206,20 @@ def bench_verilator(sim, runs, duration, workdir):
               f"per CPU second ({summary['clocks']} clocks, traffic from clock "
               f"{summary['traffic_start']}); two switches {one_thread[-1] / 1e6:.3f} M switch clocks/s "
               f"on one thread, {two_threads[-1] / 1e6:.3f} M on two")
+        if stubbed:
+            print(f"    engines stubbed: one switch {stub_rates[-1] / 1e6:.3f} M clocks/s, "
+                  f"{stub_cpu_rates[-1] / 1e6:.3f} M per CPU second ({stub['clocks']} clocks); "
+                  f"{stub['frames_out']} frames out of the queues and {stub['stat_packets']} stat "
+                  f"packets, {summary['frames_out']} and {summary['stat_packets']} with the engines")
     median, cpu_median = statistics.median(rates), statistics.median(cpu_rates)
     print(f"  median, one switch: {median / 1e6:.3f} M clocks/s, {cpu_median / 1e6:.3f} M per CPU second "
           "(target: 2 M clocks/s on one core; 0.419 M with -O2 at the start of issue 17)")
+    if stubbed:
+        stub_median, stub_cpu_median = statistics.median(stub_rates), statistics.median(stub_cpu_rates)
+        print(f"  median, one switch, engines present, idle: {median / 1e6:.3f} M clocks/s; stubbed: "
+              f"{stub_median / 1e6:.3f} M; ratio {stub_median / median:.2f} (per CPU second "
+              f"{cpu_median / 1e6:.3f} M and {stub_cpu_median / 1e6:.3f} M: "
+              f"{stub_cpu_median / cpu_median:.2f})")
     one, two = statistics.median(one_thread), statistics.median(two_threads)
     print(f"  median, two switches and a cable: {one / 1e6:.3f} M switch clocks/s on one thread "
           f"({one / 2 / median:.2f} x one switch's per switch), {two / 1e6:.3f} M on two threads: "
@@ -373,6 +420,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sim", default="build/bin/pktstats-sim")
+    parser.add_argument("--sim-stubbed", metavar="PATH",
+                        help="the simulator built with the latency engines stubbed "
+                        "(build/bench/sim-stubbed/pktstats-sim), run beside --sim in section 1")
     parser.add_argument("--icarus-vvp", default="build/bench/core/pktstats_core_icarus_tb.vvp")
     parser.add_argument("--runs", type=int, default=5, help="Verilator runs (default 5)")
     parser.add_argument("--duration", default="5ms", help="simulated time per Verilator run")
@@ -383,8 +433,12 @@ def main():
     parser.add_argument("--headroom-step", type=int, default=10,
                         help="broadcast share added per step, per mille (default 10)")
     parser.add_argument("--no-headroom", action="store_true")
+    parser.add_argument("--only", choices=["verilator"],
+                        help="run only that section (1: the Verilator speed, busy and sparse)")
     options = parser.parse_args()
-    for path in (options.sim, options.icarus_vvp):
+    paths = [options.sim] + ([options.sim_stubbed] if options.sim_stubbed else []) + \
+        ([options.icarus_vvp] if options.only is None else [])
+    for path in paths:
         if not os.path.exists(path):
             print(f"bench_sim: no {path}: `make bench` builds it", file=sys.stderr)
             return 1
@@ -392,8 +446,11 @@ def main():
     with tempfile.TemporaryDirectory(prefix="bench-sim-") as workdir:
         try:
             verilator, verilator_cpu = bench_verilator(options.sim, options.runs,
-                                                       options.duration, workdir)
+                                                       options.duration, workdir,
+                                                       options.sim_stubbed)
             bench_sparse(options.sim, 3, "20ms", verilator)
+            if options.only == "verilator":
+                return 0
             icarus, icarus_cpu = bench_icarus(options.icarus_vvp, options.icarus_clocks,
                                               options.icarus_runs)
             print(f"== Verilator / Icarus: {verilator / icarus:.0f} x "

@@ -3,6 +3,10 @@
 // IdleSkip: see idle_skip.h. The members named here are the Verilated model's own (its root
 // class keeps every variable of the design): a change in the RTL that renames one fails the
 // build, and one that adds a free-running counter fails `--idle-skip=check` in make test.
+//
+// PKTSTATS_SIM_ENGINE_STUBS: the benchmark's build with the latency engines replaced by
+// stubs (bench/engine_stubs/, `make bench`), whose flowlat_block has no state: the
+// flow-latency monitor's members are left out.
 
 #include "idle_skip.h"
 
@@ -24,9 +28,11 @@ namespace pktstats_sim {
 
 namespace {
 
+constexpr uint64_t age_tick_last = PKTSTATS_SIM_AGE_TICK_CYCLES - 1;
+
+#ifndef PKTSTATS_SIM_ENGINE_STUBS
 // The flow-latency monitor's microsecond prescalers (flowlat_block's CLOCKS_PER_US default)
 constexpr uint64_t clocks_per_us = 125;
-constexpr uint64_t age_tick_last = PKTSTATS_SIM_AGE_TICK_CYCLES - 1;
 // flowlat_table's and flowlat_ipfix's idle states
 constexpr unsigned flowlat_table_idle = 1, flowlat_ipfix_idle = 0;
 
@@ -35,6 +41,7 @@ uint64_t wraps_in(uint64_t prescale, uint64_t period, uint64_t clocks)
 {
 	return (prescale + clocks) / period;
 }
+#endif
 
 } // namespace
 
@@ -69,6 +76,7 @@ TimeOfDay IdleSkip::time_of_day() const
 
 bool IdleSkip::quiescent() const
 {
+#ifndef PKTSTATS_SIM_ENGINE_STUBS
 	// The flow table neither clearing nor looking up, nothing asked of it and no record waiting
 	// for it, in its FIFO or held at a port (records wait while it clears, 2048 clocks after
 	// reset: longer than the settling the simulator waits for, which counts from here), the
@@ -83,6 +91,7 @@ bool IdleSkip::quiescent() const
 	    CORE(flowlat_inst__DOT__core_inst__DOT__table___DOT__lookup_pending) ||
 	    CORE(flowlat_inst__DOT__ipfix_inst__DOT__state) != flowlat_ipfix_idle)
 		return false;
+#endif
 	return true;
 }
 
@@ -102,6 +111,7 @@ uint64_t IdleSkip::clocks_until_event() const
 		clocks = std::min<uint64_t>(clocks, age < flush_timeout ? flush_timeout - age : 0);
 	}
 
+#ifndef PKTSTATS_SIM_ENGINE_STUBS
 	// The IPFIX exporter (flowlat_ipfix), when exporting
 	if (CORE(flowlat_inst__DOT__regs_inst__DOT__control_export_enable_reg)) {
 		if (CORE(flowlat_inst__DOT__ipfix_inst__DOT__template_due) ||
@@ -134,6 +144,7 @@ uint64_t IdleSkip::clocks_until_event() const
 			clocks = std::min(clocks, edges);
 		}
 	}
+#endif
 	return clocks;
 }
 
@@ -163,6 +174,7 @@ void IdleSkip::advance(uint64_t clocks)
 	// The ageing tick's counter
 	CORE(switch_inst__DOT__lookup_inst__DOT__tick_counter_reg) += (uint32_t)clocks;
 
+#ifndef PKTSTATS_SIM_ENGINE_STUBS
 	// The flow table's microsecond clock
 	auto &table_prescale = CORE(flowlat_inst__DOT__core_inst__DOT__table___DOT__prescale);
 	CORE(flowlat_inst__DOT__now_us) += (uint32_t)wraps_in(table_prescale, clocks_per_us, clocks);
@@ -175,6 +187,7 @@ void IdleSkip::advance(uint64_t clocks)
 		waited = (uint32_t)std::min<uint64_t>(waited + wraps_in(ipfix_prescale, clocks_per_us, clocks), UINT32_MAX);
 	}
 	ipfix_prescale = (uint8_t)((ipfix_prescale + clocks) % clocks_per_us);
+#endif
 
 	Vpktstats_core___024root___eval_settle(&root_);
 

@@ -523,9 +523,10 @@ TEST_BINARIES += $(addprefix $(BUILD)/asan/tb/fuzz/replay_,$(FUZZ_TARGETS))
 # The proofs and the mutants are tests of their own, a core each, so that the longest-first
 # scheduler packs them beside the simulator tests (docs/testing.md)
 FORMAL_PROOFS := $(sort $(notdir $(patsubst %/proof.toml,%,$(wildcard tb/formal/*/proof.toml tb/formal/gen/*/proof.toml))))
-FORMAL_MUTANTS := $(shell $(PYTHON) tb/formal/test_formal_mutants.py --list)
-FORMAL_TESTS := $(addprefix formal_,$(FORMAL_PROOFS)) $(addprefix formal_mutant_,$(FORMAL_MUTANTS))
-TESTS_WITHOUT_BUILD := regmap-fresh lint $(FORMAL_TESTS) test_build_tcl test_constraints \
+# (expanded when used, `=`: only `make test` asks Python for the mutants' names)
+FORMAL_MUTANTS = $(shell $(PYTHON) tb/formal/test_formal_mutants.py --list)
+FORMAL_TESTS = $(addprefix formal_,$(FORMAL_PROOFS)) $(addprefix formal_mutant_,$(FORMAL_MUTANTS))
+TESTS_WITHOUT_BUILD = regmap-fresh lint $(FORMAL_TESTS) test_build_tcl test_constraints \
 	synth test_alert_rules test_isl_frames test_victoria test_prometheus test_isl_dissector
 
 test-binaries: $(TEST_BINARIES)

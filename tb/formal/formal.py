@@ -240,7 +240,8 @@ def run_proof(root, spec, build):
     # BMC from reset, the base case of the induction; for a proof expected to fail (--bmc-first:
     # a mutant), as deep as the covers go, so that a bug the induction would only show after its
     # own run (which costs more than the BMC) is found by the BMC that would follow it
-    bmc_depth = max(cover_depth, depth) if spec.get("bmc_first") else depth
+    deepest = max(cover_depth, depth)
+    bmc_depth = deepest if spec.get("bmc_first") else depth
     problem, failed = bmc(bmc_depth)
 
     # induction
@@ -250,14 +251,13 @@ def run_proof(root, spec, build):
         if failed:
             # an induction counterexample may start in a state no run reaches: look for one
             # from reset, as deep as the covers go, for a trace that replays
-            reachable, reachable_failed = (bmc(max(cover_depth, depth))
-                                           if bmc_depth < max(cover_depth, depth) else (None, None))
+            reachable, reachable_failed = bmc(deepest) if bmc_depth < deepest else (None, None)
             if reachable_failed:
                 problem, failed = reachable, reachable_failed
             else:
                 problem = (f"induction: {', '.join(sorted(failed))} not inductive at depth "
                            f"{depth}, and no counterexample from reset within "
-                           f"{max(cover_depth, depth)} clocks (trace: {work / 'induction.vcd'})")
+                           f"{deepest} clocks (trace: {work / 'induction.vcd'})")
         elif problem is None and "Status: PASSED" not in out:
             problem = f"induction: no result (see {log})"
 

@@ -4,14 +4,11 @@
  * table, CSV or JSON lines; or, with --summary, per-queue figures. Needs no device. The
  * reading is stat_reader.h's; the event printing is shared with `record` (decode_print_*).
  */
-#define _DEFAULT_SOURCE /* gmtime_r */
-
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "args.h"
 #include "cli.h"
@@ -166,13 +163,7 @@ static void out_iso(const char *key, int64_t ns)
 		nanoseconds += NS_PER_S;
 	}
 	char text[128];
-	struct tm tm;
-	time_t t = (time_t)seconds;
-	if ((int64_t)t == seconds && gmtime_r(&t, &tm))
-		snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRId64 "Z",
-			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-			 tm.tm_sec, nanoseconds);
-	else
+	if (!format_utc(seconds, (uint32_t)nanoseconds, text, sizeof text))
 		snprintf(text, sizeof text, "%" PRId64, ns);
 	out_string(key, text);
 }

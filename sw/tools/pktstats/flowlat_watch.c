@@ -35,7 +35,7 @@
  *   - the polls of all the flows in breach are one round per interval (a timerfd, armed while
  *     a flow is watched); ticks missed while a round took longer are not made up for.
  */
-#define _DEFAULT_SOURCE /* gmtime_r */
+#define _DEFAULT_SOURCE /* clock_gettime, timerfd */
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -280,22 +280,11 @@ static int64_t monotonic_now_ns(void)
 }
 
 /* "2026-11-25T21:55:02.123456789Z" */
-static void format_utc(uint64_t seconds, uint32_t nanoseconds, char *text, size_t size)
-{
-	struct tm tm;
-	time_t t = (time_t)seconds;
-	if (gmtime_r(&t, &tm))
-		snprintf(text, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu32 "Z",
-			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-			 tm.tm_sec, nanoseconds);
-	else
-		snprintf(text, size, "%" PRIu64 ".%09" PRIu32, seconds, nanoseconds);
-}
-
 static void out_time(uint64_t seconds, uint32_t nanoseconds)
 {
 	char text[64];
-	format_utc(seconds, nanoseconds, text, sizeof text);
+	if (seconds > INT64_MAX || !format_utc((int64_t)seconds, nanoseconds, text, sizeof text))
+		snprintf(text, sizeof text, "%" PRIu64 ".%09" PRIu32, seconds, nanoseconds);
 	out_uint("time-ns", seconds * (uint64_t)NS_PER_S + nanoseconds, text);
 }
 

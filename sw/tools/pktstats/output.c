@@ -3,10 +3,13 @@
  * pktstats CLI: text or JSON from the same calls (output.h). JSON strings are escaped per
  * RFC 8259, so a device description with quotes or control bytes still parses.
  */
+#define _DEFAULT_SOURCE /* gmtime_r */
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "output.h"
 
@@ -308,6 +311,17 @@ void out_number_text(const char *key, const char *number, const char *text)
 	} else {
 		text_field(key, text && !(in_row && csv) ? text : number);
 	}
+}
+
+bool format_utc(int64_t seconds, uint32_t nanoseconds, char *text, size_t size)
+{
+	struct tm tm;
+	time_t t = (time_t)seconds;
+	if ((int64_t)t != seconds || !gmtime_r(&t, &tm))
+		return false;
+	snprintf(text, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu32 "Z", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, nanoseconds);
+	return true;
 }
 
 void out_string(const char *key, const char *value)

@@ -54,6 +54,11 @@ void out_real(const char *key, double value, int decimals);
  * see it, or NULL for the number's text. */
 void out_number_text(const char *key, const char *number, const char *text);
 
+/* An instant as UTC ISO 8601 with nanoseconds, "2025-11-25T12:00:00.500737188Z" (seconds since
+ * the epoch, negative before 1970; nanoseconds 0..999999999). False, text untouched, when the
+ * C library cannot convert the seconds (a time_t narrower than them). */
+bool format_utc(int64_t seconds, uint32_t nanoseconds, char *text, size_t size);
+
 /*
  * Tables: records with the same keys, one line each.
  *   text: a heading line, then one row per record, each cell right-aligned to its column's

@@ -3,14 +3,12 @@
  * pktstats CLI, object `time`: the switch's time-of-day clock (docs/time.md): show it latched
  * together with the evcap timer, set it, step it, trim its frequency, set it from the host.
  */
-#define _DEFAULT_SOURCE /* gmtime_r */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "args.h"
 #include "cli.h"
@@ -22,12 +20,10 @@
 /* "1700000000.123456789 s (2023-11-14T22:13:20.123456789Z)" */
 static void format_time(const struct pktstats_time *t, char *text, size_t size)
 {
-	struct tm tm;
-	time_t seconds = (time_t)t->seconds;
-	if (gmtime_r(&seconds, &tm))
-		snprintf(text, size, "%" PRIu64 ".%09" PRIu32 " s (%04d-%02d-%02dT%02d:%02d:%02d.%09" PRIu32 "Z)",
-			 t->seconds, t->nanoseconds, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-			 tm.tm_hour, tm.tm_min, tm.tm_sec, t->nanoseconds);
+	char utc[64];
+	if (t->seconds <= INT64_MAX && format_utc((int64_t)t->seconds, t->nanoseconds, utc, sizeof utc))
+		snprintf(text, size, "%" PRIu64 ".%09" PRIu32 " s (%s)", t->seconds, t->nanoseconds,
+			 utc);
 	else
 		snprintf(text, size, "%" PRIu64 ".%09" PRIu32 " s", t->seconds, t->nanoseconds);
 }

@@ -350,6 +350,44 @@ static void test_ingest_figures(void)
 	ingest_destroy(in);
 }
 
+/* The largest occupancy is the largest a queue held at a clock's edge: an arrival and a
+ * departure of one clock (written arrival first) pass through an occupancy the queue never
+ * held, which neither the largest occupancy nor the peak window counts */
+static void test_ingest_clock_edges(void)
+{
+	struct ingest *in = new_ingest(1000000, 60000000000);
+	struct packet_builder b;
+	uint32_t sizes[PKTSTATS_QUEUES] = {0};
+	begin(&b, 0, false, sizes, 10);
+	event(&b, ARRIVAL, 4, 100, 10);   /* 100, held from tick 10 to 20 */
+	event(&b, ARRIVAL, 4, 30, 20);    /* 130 between the events of clock 20 ... */
+	event(&b, DEPARTURE, 4, 100, 20); /* ... 30 at its edge */
+	event(&b, ARRIVAL, 6, 50, 30);    /* 50 */
+	event(&b, ARRIVAL, 6, 60, 31);    /* 110 */
+	event(&b, DROP, 6, 200, 31);
+	event(&b, ARRIVAL, 6, 20, 32);    /* 130, held a clock: the departure is the next one's */
+	event(&b, DEPARTURE, 6, 50, 33);  /* 80 */
+	event(&b, ARRIVAL, 5, 40, 35);    /* 40 */
+	event(&b, ARRIVAL, 5, 25, 36);    /* 65, held: another queue's event comes before */
+	event(&b, ARRIVAL, 2, 5, 36);     /* the departure, so the two are of two clocks of */
+	event(&b, DEPARTURE, 5, 40, 36);  /* one coarser tick (a clock's are by queue): 25 */
+	event(&b, ARRIVAL, 7, 20, 40);    /* the packet's last event: 20 (a departure in the */
+	ingest_frame(in, b.frame, end(&b), 5000000000); /* same tick would be the next's) */
+	struct ingest_snapshot s;
+	ingest_snapshot(in, 5000000000, &s);
+	tap_ok(s.queues[4].max_words == 100 && s.peak_words[4] == 100,
+	       "an arrival and a departure in one clock: the largest occupancy is the edge's, 100 "
+	       "words, not the 130 between them (%" PRId64 ", peak %" PRId64 ")",
+	       s.queues[4].max_words, s.peak_words[4]);
+	tap_ok(s.queues[6].max_words == 130 && s.queues[5].max_words == 65 &&
+		       s.queues[7].max_words == 20 && s.peak_words[7] == 20,
+	       "an arrival followed by a departure of a later tick, or of the same tick after "
+	       "another queue's event, or last in its packet, counts (%" PRId64 ", %" PRId64
+	       ", %" PRId64 ")", s.queues[6].max_words, s.queues[5].max_words,
+	       s.queues[7].max_words);
+	ingest_destroy(in);
+}
+
 static void test_ingest_health_and_peak(void)
 {
 	struct ingest *in = new_ingest(1000, 60000000000); /* slots of 1 s */
@@ -520,6 +558,7 @@ int main(void)
 	test_exposition();
 	test_negotiation();
 	test_ingest_figures();
+	test_ingest_clock_edges();
 	test_ingest_health_and_peak();
 	test_config();
 	return tap_done();

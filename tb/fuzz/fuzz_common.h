@@ -357,6 +357,10 @@ static inline unsigned __int128 ref_abs128(__int128 v)
  * plus less than 2^19; a timestamp is absolute). Time advances to an instant only when it is
  * later than the latest one so far, and every queue's occupancy is integrated over that step
  * before the event changes it.
+ *
+ * The largest occupancy is the largest held at a clock's edge (decode.h): the queue sizes and
+ * the occupancy after each event, except after an arrival whose next event among the packet's
+ * decoded events is a departure of the same queue with the same tick.
  */
 static inline int ref_summary_add(const uint8_t *p, size_t len, bool accept_v1, unsigned v1_res,
 				  struct ref_summary *s, struct pktstats_packet *pkt_out,
@@ -450,7 +454,11 @@ static inline int ref_summary_add(const uint8_t *p, size_t len, bool accept_v1, 
 		FUZZ_CHECK(occ[q] == e->occupancy);
 		if ((uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]) > peak[q])
 			peak[q] = (uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]);
-		if (occ[q] > rq->max_occupancy) { /* strictly: the first time it was reached */
+		/* an arrival that a departure of the same queue and tick follows at once */
+		const bool never_held = e->type == PKTSTATS_EVENT_ARRIVAL && k < pkt->n_events &&
+					events[k].type == PKTSTATS_EVENT_DEPARTURE &&
+					events[k].queue == q && events[k].tick == e->tick;
+		if (!never_held && occ[q] > rq->max_occupancy) { /* strictly: the first time */
 			rq->max_occupancy = occ[q];
 			rq->max_time_ns = e->time_ns;
 		}

@@ -16,7 +16,9 @@
  *     negative where it cannot be;
  *   - the frames fed = packets decoded + malformed + ignored (+ the packets the decoder
  *     returned -ENOSPC for, which cannot happen with the exporter's event array);
- *   - the microbursts ended never took longer in total than the span of switch time seen.
+ *   - the microbursts ended never took longer in total than the span of switch time seen;
+ *   - each queue's largest occupancy (held at a clock's edge) is the library's summary's
+ *     (pktstats_stream_feed_frame_summary on the same frames), as `decode --summary` shows.
  * Replayed over tb/fuzz/corpus/ingest and tb/fuzz/regressions/ingest in `make test`.
  */
 #include <stdio.h>
@@ -29,7 +31,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const struct ingest *in, int64_t now)
+static void check(const struct ingest *in, int64_t now, const struct pktstats_summary *summary)
 {
 	static struct ingest_snapshot s;
 	ingest_snapshot(in, now, &s);
@@ -47,6 +49,7 @@ static void check(const struct ingest *in, int64_t now)
 		FUZZ_CHECK(found == qs->events[PKTSTATS_EVENT_ARRIVAL] + qs->events[PKTSTATS_EVENT_DROP]);
 		FUZZ_CHECK(delays == qs->sojourn.timed);
 		FUZZ_CHECK(qs->max_words >= 0);
+		FUZZ_CHECK(qs->max_words == summary->queues[q].max_occupancy);
 		FUZZ_CHECK(s.peak_words[q] >= 0 && s.peak_words[q] <= qs->max_words);
 		FUZZ_CHECK(qs->bursts <= qs->events[PKTSTATS_EVENT_ARRIVAL] + s.total.packets);
 	}
@@ -63,6 +66,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct ingest *in = NULL;
 	FUZZ_CHECK(ingest_create(&in, &o) == 0);
+	static struct pktstats_stream stream;
+	static struct pktstats_summary summary;
+	struct pktstats_stream_options so;
+	struct pktstats_stream_result result;
+	pktstats_stream_default_options(&so);
+	so.udp_port = o.udp_port;
+	FUZZ_CHECK(pktstats_stream_init(&stream, &so) == 0);
+	memset(&summary, 0, sizeof summary);
 	int64_t now = 0;
 	size_t at = 1;
 	while (at + 2 <= size) {
@@ -72,10 +83,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			len = size - at;
 		uint8_t *frame = fuzz_copy(data + at, len);
 		ingest_frame(in, frame, len, now);
+		pktstats_stream_feed_frame_summary(&stream, frame, len, &summary, &result);
 		free(frame);
 		at += len;
 		now += (int64_t)(data[0] & 3) * 700;
-		check(in, now);
+		check(in, now, &summary);
 	}
 	ingest_destroy(in);
 	return 0;

@@ -200,6 +200,17 @@ void pktstats_decode_default_options(struct pktstats_decode_options *options)
  * at most CHUNK_SLOTS slots and no jump of FOLD_TICKS or more (all the hardware sends): s is
  * the tick since the packet's start, with no fold. It gives up (SUMMARY_RETRY) on anything
  * else, and the general one starts over, tracking the latest instant (hw) at every event.
+ *
+ * The largest occupancy is the largest a queue held at a clock's edge (decode.h). The events
+ * of one clock are written by queue, arrival before departure, so when a frame arrives and
+ * another leaves a queue in the same clock, the arrival's event is followed at once by the
+ * departure's and the occupancy between them is one the queue never held: an arrival's
+ * occupancy does not count when the packet's next event is a departure of the same queue in
+ * the same tick. Both loops look at that next event only where an arrival would beat the
+ * maximum (the branch that is rarely taken), so the straight path keeps no state for it; the
+ * look, a function out of line (PKTSTATS_COLD), reads the next slot and the timestamps before
+ * it, which no other look reads. The serializer never splits one queue's events of a clock
+ * over two packets, so a packet's last event counts.
  */
 #define CHUNK_SLOTS 16384u
 #define FOLD_TICKS (UINT64_C(1) << 40)
@@ -329,6 +340,59 @@ enum slot_output {
 };
 
 /*
+ * Whether the packet's next event after an arrival of queue q at acc (unmasked) is a departure
+ * of q in the same tick (modulo 2^62): the slots from i on, a timestamp between them setting
+ * the time as in decode_slots() (where it may go back). A cut timestamp ends the look (the
+ * packet is malformed anyway).
+ */
+static PKTSTATS_COLD bool departs_next(const uint8_t *slots, uint32_t i, uint32_t n_slots,
+				       const int v1, uint64_t acc, uint32_t q)
+{
+	const uint64_t tick = acc & PKTSTATS_TIMESTAMP_MASK;
+
+	for (; i < n_slots; i += 2) {
+		const uint32_t s = get32(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
+		const uint32_t type = s >> PKTSTATS_SLOT_TYPE_SHIFT;
+
+		if (type != PKTSTATS_EVENT_TIMESTAMP) {
+			const uint32_t field = s & PKTSTATS_SLOT_GAP_MASK;
+
+			if (v1)
+				acc += (field - (uint32_t)acc) & PKTSTATS_SLOT_GAP_MASK;
+			else
+				acc += field;
+			return type == PKTSTATS_EVENT_DEPARTURE &&
+			       (s >> PKTSTATS_SLOT_QUEUE_SHIFT & 7) == q &&
+			       (acc & PKTSTATS_TIMESTAMP_MASK) == tick;
+		}
+		if (i + 1 >= n_slots)
+			return false;
+		acc = timestamp_at(slots + (size_t)i * PKTSTATS_SLOT_BYTES);
+	}
+	return false;
+}
+
+/* The same for the fast summary loop, where time never goes back: the slots from `slot` to
+ * `end`, the arrival at `tick` (unmasked). A timestamp earlier than `tick` makes the fast loop
+ * give up, so what this says then does not matter. */
+static PKTSTATS_COLD bool departs_next_fast(const uint8_t *slot, const uint8_t *end,
+					    uint64_t tick, uint32_t q)
+{
+	for (; slot < end; slot += 2 * PKTSTATS_SLOT_BYTES) {
+		const uint32_t s = get32(slot);
+		const uint32_t type = s >> PKTSTATS_SLOT_TYPE_SHIFT;
+
+		if (type != PKTSTATS_EVENT_TIMESTAMP)
+			return type == PKTSTATS_EVENT_DEPARTURE &&
+			       (s >> PKTSTATS_SLOT_QUEUE_SHIFT & 7) == q &&
+			       (s & PKTSTATS_SLOT_GAP_MASK) == 0;
+		if (end - slot < 2 * PKTSTATS_SLOT_BYTES || timestamp_at(slot) != tick)
+			return false;
+	}
+	return false;
+}
+
+/*
  * The slot loop, from slot 2 (slots 0..1 are the opening timestamp, already in start_tick).
  * `v1` and `output` are compile-time constants at each call site, so each variant is its own
  * tight loop (the summary one is the general variant, see above). Returns OK or the reason;
@@ -433,7 +497,9 @@ decode_slots(const uint8_t *slots, uint32_t n_slots, const int v1, const enum sl
 				sq->weighted += delta * (int64_t)(hw - base);
 				rel = sq->rel + delta;
 				sq->rel = rel;
-				if (UNLIKELY(rel > sq->above)) {
+				if (UNLIKELY(rel > sq->above) &&
+				    !(type == PKTSTATS_EVENT_ARRIVAL &&
+				      departs_next(slots, i + 1, n_slots, v1, acc, q))) {
 					sq->above = rel;
 					sq->max_at = acc;
 					w->beaten |= 1u << q;
@@ -531,7 +597,9 @@ static enum pktstats_decode_error summarize_fast(const uint8_t *slots, uint32_t 
 
 		weighted[q] += delta * (int64_t)t;
 		rel[q] += delta;
-		if (UNLIKELY(rel[q] > w->queue[q].above)) {
+		if (UNLIKELY(rel[q] > w->queue[q].above) &&
+		    !(bin >> 3 == PKTSTATS_EVENT_ARRIVAL &&
+		      departs_next_fast(slot, end, start + t, q))) {
 			w->queue[q].above = rel[q];
 			w->queue[q].max_at = start + t;
 			w->beaten |= 1u << q;

@@ -2057,6 +2057,133 @@ static void test_summary_v1_far_jump(void)
 	end("summary: version 1 (option resolution), 19-bit times, a jump of 2^41 ticks");
 }
 
+/*
+ * The largest occupancy is the largest held at a clock's edge (decode.h): an arrival's
+ * occupancy does not count when the packet's next event is a departure of the same queue in
+ * the same tick. One packet at c = 0 (8 ns a tick), queue sizes q0 100, q2 10, timestamp 1000,
+ * the events of a clock in the hardware's order (by queue, arrival before departure):
+ *   arrival   q0 len 30  tick 1005  q0 130  never held: q0's departure leaves in that clock
+ *   departure q0 len 100 tick 1005  q0 30
+ *   arrival   q2 len 50  tick 1008  q2 60   held from 1008 to 1009: the maximum, at 8064 ns
+ *   departure q2 len 5   tick 1009  q2 55
+ *   arrival   q5 len 20  tick 1010  q5 20   never held
+ *   departure q5 len 20  tick 1010  q5 0
+ *   drop      q5 len 9   tick 1010  q5 0
+ *   arrival   q1 len 40  tick 1012  q1 40   q1's last event: held (8096 ns)
+ *   arrival   q5 len 7   tick 1015  q5 7    q5's last event in the packet: 8120 ns
+ * q0's maximum stays the queue size, 100, at the packet's start (8000 ns). The same events
+ * three ways: version 2 (the fast loop), version 2 with a timestamp back to 990 after them
+ * (the general loop), version 1 (19-bit times, the general loop).
+ */
+static void test_summary_clock_edges(void)
+{
+	static const uint32_t qs[8] = {100, 0, 10, 0, 0, 0, 0, 0};
+	static const struct {
+		unsigned type, q, len;
+		uint64_t tick;
+	} evs[] = {
+		{ARR, 0, 30, 1005}, {DEP, 0, 100, 1005}, {ARR, 2, 50, 1008}, {DEP, 2, 5, 1009},
+		{ARR, 5, 20, 1010}, {DEP, 5, 20, 1010},  {DROP, 5, 9, 1010}, {ARR, 1, 40, 1012},
+		{ARR, 5, 7, 1015},
+	};
+	struct pktstats_summary s;
+	enum pktstats_decode_error why;
+	struct buf b;
+
+	begin();
+	for (int variant = 0; variant < 3; variant++) {
+		uint64_t tick = 1000;
+
+		memset(&s, 0, sizeof(s));
+		if (variant == 2)
+			put_hdr1(&b, 0x01, 1, qs, NULL);
+		else
+			put_hdr2(&b, 0, 0, 1, qs);
+		put_ts(&b, tick);
+		for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++) {
+			put_ev(&b, evs[k].type, evs[k].q, evs[k].len,
+			       variant == 2 ? (uint32_t)evs[k].tick & 0x7ffff
+					    : (uint32_t)(evs[k].tick - tick));
+			tick = evs[k].tick;
+		}
+		if (variant == 1)
+			put_ts(&b, 990);
+		EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+		EXPECT_EQ(s.queues[0].occupancy, 30);
+		EXPECT_EQ(s.queues[0].max_occupancy, 100);
+		EXPECT_EQ(s.queues[0].max_time_ns, 8000);
+		EXPECT_EQ(s.queues[2].max_occupancy, 60);
+		EXPECT_EQ(s.queues[2].max_time_ns, 1008 * 8);
+		EXPECT_EQ(s.queues[5].max_occupancy, 7);
+		EXPECT_EQ(s.queues[5].max_time_ns, 1015 * 8);
+		EXPECT_EQ(s.queues[1].max_occupancy, 40);
+		EXPECT_EQ(s.queues[1].max_time_ns, 1012 * 8);
+		if (!test_ok)
+			diag("variant %d (0 fast, 1 time back, 2 version 1)", variant);
+	}
+
+	/*
+	 * c = 2 (32 ns a tick), q1 size 50, timestamp 500: the packet's next event decides, a
+	 * timestamp between them or not:
+	 *   arrival   q1 len 10 tick 501  q1 60  the next event is q4's: the clocks of a tick
+	 *                                        come in order, so q1's departure is a clock
+	 *                                        later and 60 was held: 16032 ns
+	 *   arrival   q4 len 6  tick 501  q4 6   never held
+	 *   timestamp 501
+	 *   departure q4 len 6  tick 501  q4 0
+	 *   departure q1 len 30 tick 501  q1 30
+	 *   arrival   q4 len 9  tick 503  q4 9   never held
+	 *   departure q4 len 9  tick 503  q4 0
+	 *   arrival   q4 len 2  tick 504  q4 2   the departure is a tick later: 2 at 16128 ns
+	 *   departure q4 len 2  tick 505  q4 0
+	 * and the same with a timestamp back to 400 at the end (the general loop).
+	 */
+	static const uint32_t qs2[8] = {0, 50, 0, 0, 0, 0, 0, 0};
+	for (int variant = 0; variant < 2; variant++) {
+		memset(&s, 0, sizeof(s));
+		put_hdr2(&b, 0, 2, 1, qs2);
+		put_ts(&b, 500);
+		put_ev(&b, ARR, 1, 10, 1);
+		put_ev(&b, ARR, 4, 6, 0);
+		put_ts(&b, 501);
+		put_ev(&b, DEP, 4, 6, 0);
+		put_ev(&b, DEP, 1, 30, 0);
+		put_ev(&b, ARR, 4, 9, 2);
+		put_ev(&b, DEP, 4, 9, 0);
+		put_ev(&b, ARR, 4, 2, 1);
+		put_ev(&b, DEP, 4, 2, 1);
+		if (variant == 1)
+			put_ts(&b, 400);
+		EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+		EXPECT_EQ(s.queues[1].max_occupancy, 60);
+		EXPECT_EQ(s.queues[1].max_time_ns, 501 * 32);
+		EXPECT_EQ(s.queues[4].max_occupancy, 2);
+		EXPECT_EQ(s.queues[4].max_time_ns, 504 * 32);
+		if (!test_ok)
+			diag("c = 2, variant %d (0 fast, 1 time back)", variant);
+	}
+
+	/* A packet's last event counts, even an arrival whose departure opens the next packet
+	 * in the same tick (at c > 0 a clock later: the hardware keeps one queue's events of a
+	 * clock in one packet), here in both loops. */
+	static const uint32_t qs3[8] = {0};
+	for (int variant = 0; variant < 2; variant++) {
+		memset(&s, 0, sizeof(s));
+		put_hdr2(&b, 0, 2, 1, qs3);
+		put_ts(&b, 600);
+		put_ev(&b, ARR, 6, 9, 0);
+		if (variant == 1)
+			put_ts(&b, 400);
+		EXPECT_EQ(sum_add(&b, NULL, &s, &why), 0);
+		EXPECT_EQ(s.queues[6].max_occupancy, 9);
+		EXPECT_EQ(s.queues[6].max_time_ns, 600 * 32);
+	}
+	end("summary: the largest occupancy is held at a clock's edge: an arrival followed by a "
+	    "departure of its queue in the same tick does not count (fast and general loops, "
+	    "version 1, a timestamp between; another queue's event between, a packet's end: "
+	    "it counts)");
+}
+
 /* A growable payload, for packets beyond struct buf (more than 16384 slots). */
 struct dyn {
 	uint8_t *b;
@@ -2256,7 +2383,9 @@ static void test_summary_mean_einval(void)
  * A second reference, written from decode.h like tb/fuzz/fuzz_common.h's but on its own:
  * validates the payload itself, walks the slots once with unmasked ticks, integrates step by
  * step in 128-bit integers. `scale` bounds what a floating-point computation adds on the way
- * (see expect_summary()).
+ * (see expect_summary()). The largest occupancy is the largest held at a clock's edge: an
+ * arrival's occupancy waits for the packet's next event, is dropped if that is a departure of
+ * the same queue and tick (modulo 2^62), and taken otherwise, or at the end of the packet.
  */
 struct tq {
 	uint64_t events[4], words[4];
@@ -2330,6 +2459,11 @@ static int tsum_add(const uint8_t *pl, size_t len, bool accept_v1, unsigned v1_r
 	uint64_t t = start, latest = start, last = start, peak[8], moved[8] = {0};
 	int64_t occ[8];
 	__int128 area[8] = {0};
+	/* the last event if an arrival: its queue, occupancy and tick, waiting for the next */
+	bool held = false;
+	unsigned held_q = 0;
+	int64_t held_occ = 0;
+	uint64_t held_tick = 0;
 
 	*seen = (version == 1 ? SEEN_V1 : 0) | (n_slots > 16384 ? SEEN_LONG : 0);
 	if (s->packets == 0) {
@@ -2385,10 +2519,23 @@ static int tsum_add(const uint8_t *pl, size_t len, bool accept_v1, unsigned v1_r
 		moved[q] += type == 3 ? 0 : l;
 		if ((uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]) > peak[q])
 			peak[q] = (uint64_t)(occ[q] < 0 ? -occ[q] : occ[q]);
-		if (occ[q] > s->q[q].max) {
+		if (held && !(type == 2 && q == held_q && held_tick == (t & mask62)) &&
+		    held_occ > s->q[held_q].max) {
+			s->q[held_q].max = held_occ;
+			s->q[held_q].max_ns = (held_tick << c) * 8;
+		}
+		held = type == 1;
+		held_q = q;
+		held_occ = occ[q];
+		held_tick = t & mask62;
+		if (type != 1 && occ[q] > s->q[q].max) {
 			s->q[q].max = occ[q];
 			s->q[q].max_ns = ((t & mask62) << c) * 8;
 		}
+	}
+	if (held && held_occ > s->q[held_q].max) {
+		s->q[held_q].max = held_occ;
+		s->q[held_q].max_ns = (held_tick << c) * 8;
 	}
 #undef SL
 	if (!(*seen & (SEEN_V1 | SEEN_LONG | SEEN_BACK | SEEN_FAR)))
@@ -2559,6 +2706,17 @@ static bool gen_packet(struct dyn *d, uint64_t *clock, unsigned c, size_t max_sl
 
 		t += step;
 		dput32(d, ev(type, q, len, v1 ? (uint32_t)t & 0x7ffff : step));
+		/* often an arrival and a departure of its queue in the same tick (as in one clock),
+		 * sometimes with another queue's event between them (two clocks of one tick) */
+		if (type == ARR && k + 2 < n_ev && rng() % 3 == 0) {
+			if (rng() % 4 == 0) {
+				dput32(d, ev(rng() % 2 ? ARR : DEP, (q + 1 + (unsigned)(rng() % 7)) % 8,
+					     (unsigned)(rng() % 16), v1 ? (uint32_t)t & 0x7ffff : 0));
+				k++;
+			}
+			dput32(d, ev(DEP, q, (unsigned)(rng() % 64), v1 ? (uint32_t)t & 0x7ffff : 0));
+			k++;
+		}
 	}
 	if (rng() % 8 == 0) /* a last timestamp, after the last event */
 		dput_ts(d, (t + rng() % 1000) & mask62);
@@ -2804,6 +2962,7 @@ int main(void)
 	test_summary_packets();
 	test_summary_time_back();
 	test_summary_v1_far_jump();
+	test_summary_clock_edges();
 	test_summary_wrap();
 	test_summary_long_packet();
 	test_summary_malformed();

@@ -444,10 +444,11 @@ EXPO_FAMILY(untimed, "pktstats_queue_untimed_frames", EXPO_COUNTER, NULL,
             "Departures whose frame could not be timed: queued before the capture's first "
             "snapshot (queued_before) or while events were lost (unsynchronised).");
 EXPO_FAMILY(occupancy_max, "pktstats_queue_occupancy_max_bytes", EXPO_GAUGE, "bytes",
-            "Largest occupancy in the stat packets since the exporter started.");
+            "Largest occupancy held at a clock's edge in the stat packets since the exporter "
+            "started.");
 EXPO_FAMILY(occupancy_peak, "pktstats_queue_occupancy_peak_bytes", EXPO_GAUGE, "bytes",
-            "Largest occupancy in the stat packets that arrived in the last peak window (host "
-            "time, the same for every scraper).");
+            "Largest occupancy held at a clock's edge in the stat packets that arrived in the "
+            "last peak window (host time, the same for every scraper).");
 EXPO_FAMILY(bursts, "pktstats_queue_microbursts", EXPO_COUNTER, NULL,
             "Microbursts: episodes of the occupancy above the threshold.");
 EXPO_FAMILY(burst_seconds, "pktstats_queue_microburst_seconds", EXPO_COUNTER, "seconds",

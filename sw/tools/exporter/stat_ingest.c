@@ -85,7 +85,8 @@ int ingest_create(struct ingest **ingest, const struct ingest_options *options)
 		sojourn_options.queue_words = options->queue_words;
 	if (err == 0)
 		err = pktstats_sojourn_create(&in->matcher, &sojourn_options);
-	in->events = malloc(PKTSTATS_DECODE_MAX_EVENTS * sizeof *in->events);
+	/* one more: the sentinel after a packet's events (ingest_frame) */
+	in->events = malloc((PKTSTATS_DECODE_MAX_EVENTS + 1) * sizeof *in->events);
 	in->sojourns = malloc(PKTSTATS_DECODE_MAX_EVENTS * sizeof *in->sojourns);
 	if (err == 0 && (!in->events || !in->sojourns))
 		err = -ENOMEM;
@@ -166,7 +167,21 @@ void ingest_frame(struct ingest *in, const uint8_t *frame, size_t len, int64_t n
 	/* The hot loop (make bench: one core must take a 1 Gb/s stat stream): the maxima are
 	 * kept per packet and folded in once, the occupancy a frame found is observed without a
 	 * branch (a departure adds 0), and only a crossing of the microburst threshold leaves
-	 * the straight path. */
+	 * the straight path.
+	 * The largest occupancy is the largest a queue held at a clock's edge: the events of one
+	 * clock are written by queue, arrival before departure (design.md), so when a frame
+	 * arrives and another leaves a queue in the same clock, the departure's event follows
+	 * the arrival's at once and the occupancy between them was never held. Such an arrival
+	 * (the next event a departure of its queue in the same tick: exact at resolution 0, a
+	 * tick a clock; at coarser ones the pair counts as one edge even if the departure came
+	 * a clock later) is observed at the occupancy before it instead, which its queue did
+	 * hold and which is already in the maximum (the packet's queue size or the occupancy
+	 * after the queue's previous event): still no branch. The events end with a sentinel,
+	 * so the last has a next one. A packet's last event counts: the hardware never splits
+	 * one queue's events of a clock over two packets, so nothing is carried to the next
+	 * packet (where lost packets could come between). decode --summary counts the same
+	 * (sw/driver/src/decode.c). */
+	in->events[result.n_events] = (struct pktstats_event){.type = PKTSTATS_EVENT_TIMESTAMP};
 	int64_t packet_max[PKTSTATS_QUEUES];
 	uint64_t found_sum[PKTSTATS_QUEUES] = {0}; /* a packet's bytes fit 64 bits */
 	for (unsigned q = 0; q < PKTSTATS_QUEUES; q++)
@@ -185,8 +200,12 @@ void ingest_frame(struct ingest *in, const uint8_t *frame, size_t len, int64_t n
 		int64_t bytes = found > 0 ? found * 8 : 0;
 		qs->occupancy_buckets[occupancy_bucket(bytes)] += offered;
 		found_sum[q] += offered * (uint64_t)bytes;
-		if (occupancy > packet_max[q])
-			packet_max[q] = occupancy;
+		const int64_t undone = (type == PKTSTATS_EVENT_ARRIVAL) &
+				       (e[1].type == PKTSTATS_EVENT_DEPARTURE) &
+				       (e[1].queue == e->queue) & (e[1].tick == e->tick);
+		const int64_t held = occupancy - (-undone & e->length);
+		if (held > packet_max[q])
+			packet_max[q] = held;
 		if (__builtin_expect((occupancy > threshold) != qs->above, 0))
 			burst_edge(qs, e->time_ns);
 	}

@@ -67,7 +67,8 @@ struct ingest_queue {
 	expo_sum occupancy_sum_bytes;
 	uint64_t delay_buckets[INGEST_DELAY_BUCKETS + 1];
 	expo_sum delay_sum_ns;
-	int64_t max_words;  /* largest occupancy seen, words; 0 before any packet */
+	int64_t max_words;  /* largest occupancy held at a clock's edge, words (ingest_frame);
+			       0 before any packet */
 	struct ingest_peak_slot peak[INGEST_PEAK_SLOTS];
 	bool above;          /* in a microburst */
 	uint64_t burst_start_ns;

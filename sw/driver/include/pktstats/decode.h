@@ -235,6 +235,18 @@ int pktstats_decode_payload_ex(const uint8_t *payload, size_t len,
  * reordered packet costs at most one interval, not the rest of the capture. A malformed packet
  * adds nothing: the occupancy carries on over it, as over lost packets, until the next
  * packet's queue sizes.
+ * The largest occupancy is the largest the queue held at a clock's edge. The events of one
+ * clock are written by queue, arrival before departure (docs/packet-format.md), so when a
+ * frame arrives and another leaves a queue in the same clock, the departure's event follows
+ * the arrival's at once and the occupancy between them is one the queue never held: an
+ * arrival's occupancy is left out when the packet's next event is a departure of the same
+ * queue in the same tick. At resolution 0 (a tick a clock) that is exact. At a coarser
+ * resolution (a tick of 2^c clocks) such a pair counts as one clock's even when the departure
+ * came in a later clock of the tick: the occupancy between them is then left out although the
+ * queue held it (for less than a tick). With any event between them they are of two clocks,
+ * and the arrival counts. A packet's last event always counts (the hardware never splits one
+ * queue's events of a clock over two packets). The integral is unaffected: an occupancy that
+ * lasts no tick adds nothing.
  * integral / span_ns is the time-weighted mean (pktstats_summary_mean). The integral is a
  * double: exact while every product it adds (occupancy x interval) stays below 2^53 word x ns,
  * which real captures do by far; rounded beyond.
@@ -244,8 +256,10 @@ struct pktstats_queue_summary {
 				    [3] drops; [0] is 0 */
 	uint64_t words[4];       /* the sum of their lengths, 64-bit words, same index */
 	int64_t occupancy;       /* after the last event added */
-	int64_t max_occupancy;   /* largest of the packets' queue sizes and the occupancy after
-				    each event; 0 before any packet */
+	int64_t max_occupancy;   /* largest occupancy held at a clock's edge: of the packets'
+				    queue sizes and the occupancy after each event, except after
+				    an arrival that the packet's next event, a departure of the
+				    same queue and tick, undoes (see above); 0 before any packet */
 	uint64_t max_time_ns;    /* when it was first reached: the time_ns of that event (or
 				    packet start), even where time had gone back */
 	double integral;         /* occupancy x time over the span, word x ns */

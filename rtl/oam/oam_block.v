@@ -113,7 +113,7 @@ wire [3:0]      config_cpu_bound;
 wire [4*48-1:0] config_port_mac;
 wire [4*12-1:0] config_byte_time;
 
-reg  [64*COUNTERS-1:0] counter_value = {64*COUNTERS{1'b0}};
+wire [63:0]            counter_value[0:COUNTERS-1];
 wire [COUNTERS-1:0]    counter_clear;
 wire [COUNTERS-1:0]    counter_pulse;
 
@@ -179,117 +179,117 @@ oam_regs regs_inst (
     .byte_time_1(config_byte_time[12*1 +: 12]),
     .byte_time_2(config_byte_time[12*2 +: 12]),
     .byte_time_3(config_byte_time[12*3 +: 12]),
-    .dm_stamped_0(counter_value[64*0 +: 64]),
+    .dm_stamped_0(counter_value[0]),
     .dm_stamped_0_clear(counter_clear[0]),
-    .dm_stamped_1(counter_value[64*1 +: 64]),
+    .dm_stamped_1(counter_value[1]),
     .dm_stamped_1_clear(counter_clear[1]),
-    .dm_stamped_2(counter_value[64*2 +: 64]),
+    .dm_stamped_2(counter_value[2]),
     .dm_stamped_2_clear(counter_clear[2]),
-    .dm_stamped_3(counter_value[64*3 +: 64]),
+    .dm_stamped_3(counter_value[3]),
     .dm_stamped_3_clear(counter_clear[3]),
-    .dm_answered_0(counter_value[64*4 +: 64]),
+    .dm_answered_0(counter_value[4]),
     .dm_answered_0_clear(counter_clear[4]),
-    .dm_answered_1(counter_value[64*5 +: 64]),
+    .dm_answered_1(counter_value[5]),
     .dm_answered_1_clear(counter_clear[5]),
-    .dm_answered_2(counter_value[64*6 +: 64]),
+    .dm_answered_2(counter_value[6]),
     .dm_answered_2_clear(counter_clear[6]),
-    .dm_answered_3(counter_value[64*7 +: 64]),
+    .dm_answered_3(counter_value[7]),
     .dm_answered_3_clear(counter_clear[7]),
-    .dm_replies_sent_0(counter_value[64*8 +: 64]),
+    .dm_replies_sent_0(counter_value[8]),
     .dm_replies_sent_0_clear(counter_clear[8]),
-    .dm_replies_sent_1(counter_value[64*9 +: 64]),
+    .dm_replies_sent_1(counter_value[9]),
     .dm_replies_sent_1_clear(counter_clear[9]),
-    .dm_replies_sent_2(counter_value[64*10 +: 64]),
+    .dm_replies_sent_2(counter_value[10]),
     .dm_replies_sent_2_clear(counter_clear[10]),
-    .dm_replies_sent_3(counter_value[64*11 +: 64]),
+    .dm_replies_sent_3(counter_value[11]),
     .dm_replies_sent_3_clear(counter_clear[11]),
-    .dm_passed_up_0(counter_value[64*12 +: 64]),
+    .dm_passed_up_0(counter_value[12]),
     .dm_passed_up_0_clear(counter_clear[12]),
-    .dm_passed_up_1(counter_value[64*13 +: 64]),
+    .dm_passed_up_1(counter_value[13]),
     .dm_passed_up_1_clear(counter_clear[13]),
-    .dm_passed_up_2(counter_value[64*14 +: 64]),
+    .dm_passed_up_2(counter_value[14]),
     .dm_passed_up_2_clear(counter_clear[14]),
-    .dm_passed_up_3(counter_value[64*15 +: 64]),
+    .dm_passed_up_3(counter_value[15]),
     .dm_passed_up_3_clear(counter_clear[15]),
-    .dm_malformed_0(counter_value[64*16 +: 64]),
+    .dm_malformed_0(counter_value[16]),
     .dm_malformed_0_clear(counter_clear[16]),
-    .dm_malformed_1(counter_value[64*17 +: 64]),
+    .dm_malformed_1(counter_value[17]),
     .dm_malformed_1_clear(counter_clear[17]),
-    .dm_malformed_2(counter_value[64*18 +: 64]),
+    .dm_malformed_2(counter_value[18]),
     .dm_malformed_2_clear(counter_clear[18]),
-    .dm_malformed_3(counter_value[64*19 +: 64]),
+    .dm_malformed_3(counter_value[19]),
     .dm_malformed_3_clear(counter_clear[19]),
-    .headroom_stamped_0(counter_value[64*20 +: 64]),
+    .headroom_stamped_0(counter_value[20]),
     .headroom_stamped_0_clear(counter_clear[20]),
-    .headroom_stamped_1(counter_value[64*21 +: 64]),
+    .headroom_stamped_1(counter_value[21]),
     .headroom_stamped_1_clear(counter_clear[21]),
-    .headroom_stamped_2(counter_value[64*22 +: 64]),
+    .headroom_stamped_2(counter_value[22]),
     .headroom_stamped_2_clear(counter_clear[22]),
-    .headroom_stamped_3(counter_value[64*23 +: 64]),
+    .headroom_stamped_3(counter_value[23]),
     .headroom_stamped_3_clear(counter_clear[23]),
-    .headroom_answered_0(counter_value[64*24 +: 64]),
+    .headroom_answered_0(counter_value[24]),
     .headroom_answered_0_clear(counter_clear[24]),
-    .headroom_answered_1(counter_value[64*25 +: 64]),
+    .headroom_answered_1(counter_value[25]),
     .headroom_answered_1_clear(counter_clear[25]),
-    .headroom_answered_2(counter_value[64*26 +: 64]),
+    .headroom_answered_2(counter_value[26]),
     .headroom_answered_2_clear(counter_clear[26]),
-    .headroom_answered_3(counter_value[64*27 +: 64]),
+    .headroom_answered_3(counter_value[27]),
     .headroom_answered_3_clear(counter_clear[27]),
-    .headroom_replies_sent_0(counter_value[64*28 +: 64]),
+    .headroom_replies_sent_0(counter_value[28]),
     .headroom_replies_sent_0_clear(counter_clear[28]),
-    .headroom_replies_sent_1(counter_value[64*29 +: 64]),
+    .headroom_replies_sent_1(counter_value[29]),
     .headroom_replies_sent_1_clear(counter_clear[29]),
-    .headroom_replies_sent_2(counter_value[64*30 +: 64]),
+    .headroom_replies_sent_2(counter_value[30]),
     .headroom_replies_sent_2_clear(counter_clear[30]),
-    .headroom_replies_sent_3(counter_value[64*31 +: 64]),
+    .headroom_replies_sent_3(counter_value[31]),
     .headroom_replies_sent_3_clear(counter_clear[31]),
-    .headroom_passed_up_0(counter_value[64*32 +: 64]),
+    .headroom_passed_up_0(counter_value[32]),
     .headroom_passed_up_0_clear(counter_clear[32]),
-    .headroom_passed_up_1(counter_value[64*33 +: 64]),
+    .headroom_passed_up_1(counter_value[33]),
     .headroom_passed_up_1_clear(counter_clear[33]),
-    .headroom_passed_up_2(counter_value[64*34 +: 64]),
+    .headroom_passed_up_2(counter_value[34]),
     .headroom_passed_up_2_clear(counter_clear[34]),
-    .headroom_passed_up_3(counter_value[64*35 +: 64]),
+    .headroom_passed_up_3(counter_value[35]),
     .headroom_passed_up_3_clear(counter_clear[35]),
-    .headroom_malformed_0(counter_value[64*36 +: 64]),
+    .headroom_malformed_0(counter_value[36]),
     .headroom_malformed_0_clear(counter_clear[36]),
-    .headroom_malformed_1(counter_value[64*37 +: 64]),
+    .headroom_malformed_1(counter_value[37]),
     .headroom_malformed_1_clear(counter_clear[37]),
-    .headroom_malformed_2(counter_value[64*38 +: 64]),
+    .headroom_malformed_2(counter_value[38]),
     .headroom_malformed_2_clear(counter_clear[38]),
-    .headroom_malformed_3(counter_value[64*39 +: 64]),
+    .headroom_malformed_3(counter_value[39]),
     .headroom_malformed_3_clear(counter_clear[39]),
-    .isl_t0_stamped_0(counter_value[64*40 +: 64]),
+    .isl_t0_stamped_0(counter_value[40]),
     .isl_t0_stamped_0_clear(counter_clear[40]),
-    .isl_t0_stamped_1(counter_value[64*41 +: 64]),
+    .isl_t0_stamped_1(counter_value[41]),
     .isl_t0_stamped_1_clear(counter_clear[41]),
-    .isl_t0_stamped_2(counter_value[64*42 +: 64]),
+    .isl_t0_stamped_2(counter_value[42]),
     .isl_t0_stamped_2_clear(counter_clear[42]),
-    .isl_t0_stamped_3(counter_value[64*43 +: 64]),
+    .isl_t0_stamped_3(counter_value[43]),
     .isl_t0_stamped_3_clear(counter_clear[43]),
-    .isl_t1_stamped_0(counter_value[64*44 +: 64]),
+    .isl_t1_stamped_0(counter_value[44]),
     .isl_t1_stamped_0_clear(counter_clear[44]),
-    .isl_t1_stamped_1(counter_value[64*45 +: 64]),
+    .isl_t1_stamped_1(counter_value[45]),
     .isl_t1_stamped_1_clear(counter_clear[45]),
-    .isl_t1_stamped_2(counter_value[64*46 +: 64]),
+    .isl_t1_stamped_2(counter_value[46]),
     .isl_t1_stamped_2_clear(counter_clear[46]),
-    .isl_t1_stamped_3(counter_value[64*47 +: 64]),
+    .isl_t1_stamped_3(counter_value[47]),
     .isl_t1_stamped_3_clear(counter_clear[47]),
-    .isl_reflected_0(counter_value[64*48 +: 64]),
+    .isl_reflected_0(counter_value[48]),
     .isl_reflected_0_clear(counter_clear[48]),
-    .isl_reflected_1(counter_value[64*49 +: 64]),
+    .isl_reflected_1(counter_value[49]),
     .isl_reflected_1_clear(counter_clear[49]),
-    .isl_reflected_2(counter_value[64*50 +: 64]),
+    .isl_reflected_2(counter_value[50]),
     .isl_reflected_2_clear(counter_clear[50]),
-    .isl_reflected_3(counter_value[64*51 +: 64]),
+    .isl_reflected_3(counter_value[51]),
     .isl_reflected_3_clear(counter_clear[51]),
-    .isl_passed_up_0(counter_value[64*52 +: 64]),
+    .isl_passed_up_0(counter_value[52]),
     .isl_passed_up_0_clear(counter_clear[52]),
-    .isl_passed_up_1(counter_value[64*53 +: 64]),
+    .isl_passed_up_1(counter_value[53]),
     .isl_passed_up_1_clear(counter_clear[53]),
-    .isl_passed_up_2(counter_value[64*54 +: 64]),
+    .isl_passed_up_2(counter_value[54]),
     .isl_passed_up_2_clear(counter_clear[54]),
-    .isl_passed_up_3(counter_value[64*55 +: 64]),
+    .isl_passed_up_3(counter_value[55]),
     .isl_passed_up_3_clear(counter_clear[55])
 );
 
@@ -390,16 +390,26 @@ endgenerate
 wire unused = &{1'b0, cpu_dm_stamped, cpu_dm_reply_sent, cpu_headroom_stamped,
                 cpu_headroom_reply_sent, cpu_isl_t0_stamped};
 
-integer c;
-always @(posedge clk) begin
-    for (c = 0; c < COUNTERS; c = c + 1) begin
-        counter_value[64*c +: 64] <= (counter_clear[c] ? 64'd0 : counter_value[64*c +: 64])
-                                     + {63'd0, counter_pulse[c]};
+// A register per counter, updated only in a clock in which it counts or clears: the same
+// hardware as one always block over a wide vector, but a cycle simulator (Verilator) touches
+// only those registers, not all 56 in every clock
+genvar c;
+generate
+    for (c = 0; c < COUNTERS; c = c + 1) begin : counter
+        reg [63:0] value_reg = 64'd0;
+
+        always @(posedge clk) begin
+            if (counter_clear[c] || counter_pulse[c]) begin
+                value_reg <= (counter_clear[c] ? 64'd0 : value_reg) + {63'd0, counter_pulse[c]};
+            end
+            if (rst) begin
+                value_reg <= 64'd0;
+            end
+        end
+
+        assign counter_value[c] = value_reg;
     end
-    if (rst) begin
-        counter_value <= {64*COUNTERS{1'b0}};
-    end
-end
+endgenerate
 
 endmodule
 

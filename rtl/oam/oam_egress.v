@@ -111,24 +111,25 @@ wire [14:0] wire_bytes = {1'b0, padded_length} + 15'd12;
 wire [26:0] duration = wire_bytes * {3'd0, config_byte_time};
 wire [29:0] added = last_bit ? {3'd0, duration} : 30'd0;
 
-wire [61:0] rx_field;
-wire [61:0] tx_field;
-
-stamp_correct rx_add_inst (
-    .in_seconds(rx_stamp[61:30]),
-    .in_nanoseconds(rx_stamp[29:0]),
-    .correction(added),
-    .out_seconds(rx_field[61:30]),
-    .out_nanoseconds(rx_field[29:0])
-);
-
-stamp_correct tx_add_inst (
-    .in_seconds(tx_first_reg[61:30]),
-    .in_nanoseconds(tx_first_reg[29:0]),
-    .correction(added),
-    .out_seconds(tx_field[61:30]),
-    .out_nanoseconds(tx_field[29:0])
-);
+// A stamp plus the duration as a field's 8 bytes, {seconds[31:0], 2'b00, nanoseconds[29:0]}:
+// the duration is below 2^27 ns (16395 bytes of at most 4095 ns), so the nanoseconds carry
+// into the seconds at most once (stamp_correct's arithmetic for a correction of at least 0). A
+// function, called only for a frame with a field to write (below), rather than two
+// stamp_correct instances: the same adders, but a cycle simulator (Verilator) evaluates them
+// only for those frames instead of in every clock.
+function [63:0] stamp_field;
+    input [61:0] stamp;
+    input [29:0] correction;
+    reg   [31:0] sum;
+    reg          carry;
+    begin
+        sum = {2'b00, stamp[29:0]} + {2'b00, correction};
+        carry = sum >= 32'd1000000000;
+        // Below 2^30 either way: modulo 2^30 is exact
+        stamp_field = {stamp[61:30] + {31'd0, carry}, 2'b00,
+                       carry ? sum[29:0] - 30'd1000000000 : sum[29:0]};
+    end
+endfunction
 
 reg tx_enabled;
 always @* begin
@@ -145,46 +146,62 @@ wire reflected = s_axis_meta_valid && engine == ENGINE_ISL && isl_group;
 wire clear_checksum = s_axis_meta_valid && engine == ENGINE_ISL &&
                       (write_rx || write_tx || (reflected && MAC_PORT != 0));
 
-wire [63:0] rx_bytes = {rx_field[61:30], 2'b00, rx_field[29:0]};
-wire [63:0] tx_bytes = {tx_field[61:30], 2'b00, tx_field[29:0]};
-
 // Every field starts at an even byte (oam_steer), so the frame is rewritten in 16-bit lanes:
 // lane l of word index_reg is frame bytes 2h, 2h + 1 with h = 4 * index_reg + l, and field
 // lane d (0: the most significant) goes to h = offset / 2 + d
 wire [5:0] rx_lane_offset = rx_offset[6:1];
 wire [5:0] tx_lane_offset = tx_offset[6:1];
 
+// Only a frame with a field to write or reflected is changed (clear_checksum implies one of
+// these), and the fields are computed only for a frame with one: every other word passes
+// without the branches below, which a cycle simulator (Verilator) then skips
+wire rewrite = write_rx || write_tx || reflected;
+
 reg [63:0] rewritten;
+reg [63:0] rx_bytes;
+reg [63:0] tx_bytes;
 reg [5:0]  lane;
 reg [5:0]  rx_distance;
 reg [5:0]  tx_distance;
 integer l;
 always @* begin
     rewritten = s_axis_tdata;
-    // OpenKilda's packets: the destination MAC (word 0), the UDP destination port (word 4,
-    // lane 2) and checksum (word 5, lane 0)
-    if (reflected && MAC_PORT == 0 && index_reg == 4'd0) begin
-        rewritten[47:0] = {config_port_mac[7:0], config_port_mac[15:8], config_port_mac[23:16],
-                           config_port_mac[31:24], config_port_mac[39:32], config_port_mac[47:40]};
-    end
-    if (reflected && MAC_PORT != 0 && index_reg == 4'd4) begin
-        rewritten[47:32] = {UDP_PORT_ROUND_TRIP[7:0], UDP_PORT_ROUND_TRIP[15:8]};
-    end
-    if (clear_checksum && index_reg == 4'd5) begin
-        rewritten[15:0] = 16'd0;
-    end
-    for (l = 0; l < 4; l = l + 1) begin
-        lane = {index_reg, 2'b00} + l[5:0];
-        rx_distance = lane - rx_lane_offset;
-        tx_distance = lane - tx_lane_offset;
-        if (write_rx && lane >= rx_lane_offset && rx_distance < 6'd4) begin
-            // Big-endian: the lane's first byte (bits 16l+7:16l) is the field's higher one
-            rewritten[16*l +: 8] = rx_bytes[63 - 16*rx_distance[1:0] -: 8];
-            rewritten[16*l+8 +: 8] = rx_bytes[55 - 16*rx_distance[1:0] -: 8];
+    rx_bytes = 64'd0;
+    tx_bytes = 64'd0;
+    lane = 6'd0;
+    rx_distance = 6'd0;
+    tx_distance = 6'd0;
+    if (rewrite) begin
+        // OpenKilda's packets: the destination MAC (word 0), the UDP destination port (word 4,
+        // lane 2) and checksum (word 5, lane 0)
+        if (reflected && MAC_PORT == 0 && index_reg == 4'd0) begin
+            rewritten[47:0] = {config_port_mac[7:0], config_port_mac[15:8],
+                               config_port_mac[23:16], config_port_mac[31:24],
+                               config_port_mac[39:32], config_port_mac[47:40]};
         end
-        if (write_tx && lane >= tx_lane_offset && tx_distance < 6'd4) begin
-            rewritten[16*l +: 8] = tx_bytes[63 - 16*tx_distance[1:0] -: 8];
-            rewritten[16*l+8 +: 8] = tx_bytes[55 - 16*tx_distance[1:0] -: 8];
+        if (reflected && MAC_PORT != 0 && index_reg == 4'd4) begin
+            rewritten[47:32] = {UDP_PORT_ROUND_TRIP[7:0], UDP_PORT_ROUND_TRIP[15:8]};
+        end
+        if (clear_checksum && index_reg == 4'd5) begin
+            rewritten[15:0] = 16'd0;
+        end
+    end
+    if (write_rx || write_tx) begin
+        rx_bytes = stamp_field(rx_stamp, added);
+        tx_bytes = stamp_field(tx_first_reg, added);
+        for (l = 0; l < 4; l = l + 1) begin
+            lane = {index_reg, 2'b00} + l[5:0];
+            rx_distance = lane - rx_lane_offset;
+            tx_distance = lane - tx_lane_offset;
+            if (write_rx && lane >= rx_lane_offset && rx_distance < 6'd4) begin
+                // Big-endian: the lane's first byte (bits 16l+7:16l) is the field's higher one
+                rewritten[16*l +: 8] = rx_bytes[63 - 16*rx_distance[1:0] -: 8];
+                rewritten[16*l+8 +: 8] = rx_bytes[55 - 16*rx_distance[1:0] -: 8];
+            end
+            if (write_tx && lane >= tx_lane_offset && tx_distance < 6'd4) begin
+                rewritten[16*l +: 8] = tx_bytes[63 - 16*tx_distance[1:0] -: 8];
+                rewritten[16*l+8 +: 8] = tx_bytes[55 - 16*tx_distance[1:0] -: 8];
+            end
         end
     end
 end
@@ -195,12 +212,19 @@ assign m_axis_tvalid = s_axis_tvalid;
 assign m_axis_tlast = s_axis_tlast;
 assign s_axis_tready = m_axis_tready;
 
+// The TX pulses, looked at only in the clock of a first word's handshake with a TX field
 wire reply = rx_offset != 7'd0;
-assign dm_stamped = first_handshake && write_tx && engine == ENGINE_DM && !reply;
-assign dm_reply_sent = first_handshake && write_tx && engine == ENGINE_DM && reply;
-assign headroom_stamped = first_handshake && write_tx && engine == ENGINE_HEADROOM && !reply;
-assign headroom_reply_sent = first_handshake && write_tx && engine == ENGINE_HEADROOM && reply;
-assign isl_t0_stamped = first_handshake && write_tx && engine == ENGINE_ISL;
+reg  [4:0] pulses;   // {isl_t0_stamped, headroom_reply_sent, headroom_stamped, dm_reply_sent,
+                     // dm_stamped}
+always @* begin
+    pulses = 5'd0;
+    if (first_handshake && write_tx) begin
+        pulses = {engine == ENGINE_ISL, engine == ENGINE_HEADROOM && reply,
+                  engine == ENGINE_HEADROOM && !reply, engine == ENGINE_DM && reply,
+                  engine == ENGINE_DM && !reply};
+    end
+end
+assign {isl_t0_stamped, headroom_reply_sent, headroom_stamped, dm_reply_sent, dm_stamped} = pulses;
 
 always @(posedge clk) begin
     if (handshake) begin

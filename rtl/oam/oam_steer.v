@@ -146,9 +146,6 @@ function [3:0] keep_count;
     end
 endfunction
 
-// Bytes of the frame up to this word
-wire [6:0] frame_bytes = {in_index_reg, 3'b000} + {3'd0, keep_count(s_axis_tkeep)};
-
 // Words 0, 1, 2 and 4 as they are when the decision is taken (this word, or kept ones)
 wire first_word = in_index_reg == 3'd0;
 wire [63:0] word0 = first_word ? s_axis_tdata : in_word0_reg;
@@ -160,8 +157,13 @@ wire [62:0] meta = first_word ? s_axis_meta : in_meta_reg;
 
 wire decide = accept && !in_decided_reg && (s_axis_tlast || in_index_reg == 3'd6);
 
+wire [2:0]  source = tuser[10:8];
+wire [1:0]  port = source[1:0];
+
 // ---------------------------------------------------------------------------------------------
-// Classification of the frame being decided
+// Classification of the frame being decided: a function called only in the clock of a
+// decision. The hardware is that of continuous assignments, but a cycle simulator (Verilator)
+// evaluates it once per frame instead of in every clock.
 
 function [7:0] byte_of;
     input [63:0] word;
@@ -171,88 +173,235 @@ function [7:0] byte_of;
     end
 endfunction
 
-// At least n bytes (n <= 56): the deciding word is word 6 (then the frame has more than 48
-// bytes, and more than 56 unless this is its last word) or the last word
-function has_bytes;
-    input [6:0] n;
+// The decision, packed: {vlan_tagged, isl_group, engine[1:0], tx_offset[6:0], rx_offset[6:0],
+// rewrite[1:0], mask[7:0], pulses[8:0]}, the pulses (PULSE_*) not yet shifted to the port's bit
+localparam PULSE_DM_ANSWERED = 0;
+localparam PULSE_DM_PASSED_UP = 1;
+localparam PULSE_DM_MALFORMED = 2;
+localparam PULSE_HEADROOM_ANSWERED = 3;
+localparam PULSE_HEADROOM_PASSED_UP = 4;
+localparam PULSE_HEADROOM_MALFORMED = 5;
+localparam PULSE_ISL_T1_STAMPED = 6;
+localparam PULSE_ISL_REFLECTED = 7;
+localparam PULSE_ISL_PASSED_UP = 8;
+
+function [36:0] classify;
+    // The frame's words 0, 1, 2 and 4 and its bytes up to the deciding word: the deciding word
+    // is word 6 (then the frame has more than 48 bytes, and more than 56 unless this is its
+    // last word) or the last word, so "at least n bytes" (n <= 56) is frame_bytes >= n
+    input [63:0] frame_word0;
+    input [63:0] frame_word1;
+    input [63:0] frame_word2;
+    input [63:0] frame_word4;
+    input [6:0]  frame_bytes;
+    // The lookup's tuser {source port, destination mask}
+    input [10:0] frame_tuser;
+    // The configuration of the 4 MAC ports (config_*)
+    input [3:0]     dm_enable;
+    input [3:0]     dm_responder;
+    input [4*3-1:0] dm_level;
+    input [3:0]     headroom_enable;
+    input [3:0]     headroom_responder;
+    input [3:0]     isl_copy_field;
+    input [3:0]     isl_group;
+    input [3:0]     cpu_bound;
+    input [4*48-1:0] port_macs;
+
+    reg [47:0] destination;
+    reg [47:0] source_mac;
+    reg [15:0] outer_type;
+    reg        vlan_tagged;
+    reg [15:0] inner_type;
+    reg [15:0] ethertype;
+    reg [7:0]  pdu_byte0;
+    reg [7:0]  pdu_byte1;
+    reg [6:0]  tag_offset;
+    reg [1:0]  frame_port;
+    reg        from_mac;
+    reg        is_dm;
+    reg [2:0]  dm_level_field;
+    reg [4:0]  dm_version;
+    reg        dm_opcode_1dm, dm_opcode_dmr, dm_opcode_dmm, dm_opcode_known;
+    reg        dm_long_enough, dm_well_formed;
+    reg        is_headroom;
+    reg [7:0]  headroom_byte1;
+    reg        headroom_request, headroom_response, headroom_well_formed;
+    reg [15:0] ip_total_length;
+    reg        is_udp;
+    reg [15:0] udp_destination_port;
+    reg        is_discovery, is_round_trip, has_t0, has_t1;
+    reg        port_dm_enable, port_dm_responder;
+    reg [2:0]  port_dm_level;
+    reg        port_headroom_enable, port_headroom_responder, port_cpu_bound;
+    reg        port_isl_copy_field, port_isl_group, port_isl;
+    reg [47:0] port_mac;
+    reg        dm_for_mep;
+    reg [7:0]  to_mac_port, to_cpu_port;
+
+    reg [7:0]  mask;
+    reg [1:0]  rewrite;
+    reg [6:0]  rx_offset, tx_offset;
+    reg [1:0]  engine;
+    reg        reflect;
+    reg [8:0]  pulses;
     begin
-        has_bytes = frame_bytes >= n;
+        destination = {byte_of(frame_word0, 0), byte_of(frame_word0, 1), byte_of(frame_word0, 2),
+                       byte_of(frame_word0, 3), byte_of(frame_word0, 4), byte_of(frame_word0, 5)};
+        source_mac = {byte_of(frame_word0, 6), byte_of(frame_word0, 7), byte_of(frame_word1, 0),
+                      byte_of(frame_word1, 1), byte_of(frame_word1, 2), byte_of(frame_word1, 3)};
+        outer_type = {byte_of(frame_word1, 4), byte_of(frame_word1, 5)};
+        vlan_tagged = outer_type == ETHERTYPE_VLAN && frame_bytes >= 7'd18;
+        inner_type = {byte_of(frame_word2, 0), byte_of(frame_word2, 1)};
+        ethertype = vlan_tagged ? inner_type : outer_type;
+        // Bytes 14 and 15 (18 and 19 behind a VLAN tag)
+        pdu_byte0 = vlan_tagged ? byte_of(frame_word2, 2) : byte_of(frame_word1, 6);
+        pdu_byte1 = vlan_tagged ? byte_of(frame_word2, 3) : byte_of(frame_word1, 7);
+        tag_offset = vlan_tagged ? 7'd4 : 7'd0;
+
+        frame_port = frame_tuser[9:8];
+        from_mac = !frame_tuser[10];
+
+        // Y.1731 ETH-DM
+        is_dm = ethertype == ETHERTYPE_CFM && frame_bytes >= (vlan_tagged ? 7'd20 : 7'd16);
+        dm_level_field = pdu_byte0[7:5];
+        dm_version = pdu_byte0[4:0];
+        dm_opcode_1dm = pdu_byte1 == OPCODE_1DM;
+        dm_opcode_dmr = pdu_byte1 == OPCODE_DMR;
+        dm_opcode_dmm = pdu_byte1 == OPCODE_DMM;
+        dm_opcode_known = dm_opcode_1dm || dm_opcode_dmr || dm_opcode_dmm;
+        // The fields end at byte 34 (1DM) or 50 (DMM, DMR), 4 later behind a VLAN tag
+        dm_long_enough = frame_bytes >= (dm_opcode_1dm ? 7'd34 : 7'd50) + tag_offset;
+        dm_well_formed = dm_long_enough && dm_version <= 5'd1;
+
+        // Headroom PDU (never tagged): byte 14 = 0x01, byte 15 = version 1, reserved 0, type
+        // request or response (0x11 or 0x12)
+        is_headroom = outer_type == ETHERTYPE_HEADROOM && frame_bytes >= 7'd14;
+        headroom_byte1 = byte_of(frame_word1, 7);
+        headroom_request = headroom_byte1[1:0] == 2'd1;
+        headroom_response = headroom_byte1[1:0] == 2'd2;
+        headroom_well_formed = frame_bytes >= 7'd48 && byte_of(frame_word1, 6) == 8'h01 &&
+                               headroom_byte1[7:2] == 6'b000100 &&
+                               (headroom_request || headroom_response);
+
+        // OpenKilda's discovery and round-trip packets (never tagged): IPv4 without options,
+        // not a fragment, UDP to port 61231 or 61232; T0 (byte 66) and T1 (byte 80) must be
+        // inside the IPv4 packet (total length at least 60 and 74: 8 bytes from byte 66 and 80,
+        // less the 14 of the Ethernet header), the frame's length being unknown at the decision
+        ip_total_length = {byte_of(frame_word2, 0), byte_of(frame_word2, 1)};
+        is_udp = outer_type == ETHERTYPE_IPV4 && frame_bytes >= 7'd42 &&
+                 byte_of(frame_word1, 6) == 8'h45 && byte_of(frame_word2, 7) == 8'd17 &&
+                 {byte_of(frame_word2, 4) & 8'h3f, byte_of(frame_word2, 5)} == 16'd0;
+        udp_destination_port = {byte_of(frame_word4, 4), byte_of(frame_word4, 5)};
+        is_discovery = is_udp && udp_destination_port == UDP_PORT_DISCOVERY;
+        is_round_trip = is_udp && udp_destination_port == UDP_PORT_ROUND_TRIP;
+        has_t0 = ip_total_length >= 16'd60;
+        has_t1 = ip_total_length >= 16'd74;
+
+        // The configuration of the port concerned (MAC port i for MAC port i and CPU port 4+i)
+        port_dm_enable = dm_enable[frame_port];
+        port_dm_responder = dm_responder[frame_port];
+        port_dm_level = dm_level[3*frame_port +: 3];
+        port_headroom_enable = headroom_enable[frame_port];
+        port_headroom_responder = headroom_responder[frame_port];
+        port_cpu_bound = cpu_bound[frame_port];
+        port_isl_copy_field = isl_copy_field[frame_port];
+        port_isl_group = isl_group[frame_port];
+        // A port with neither ISL feature switches OpenKilda's packets like any others
+        port_isl = port_isl_copy_field || port_isl_group;
+        port_mac = port_macs[48*frame_port +: 48];
+
+        dm_for_mep = from_mac && is_dm && port_dm_enable && destination == port_mac &&
+                     dm_level_field == port_dm_level && dm_opcode_known;
+
+        // MAC port i, and CPU port 4+i (i: the frame's MAC port, or the one its CPU port
+        // belongs to)
+        to_mac_port = 8'd1 << frame_port;
+        to_cpu_port = 8'd16 << frame_port;
+
+        mask = frame_tuser[7:0];
+        rewrite = REWRITE_NONE;
+        rx_offset = 7'd0;
+        tx_offset = 7'd0;
+        engine = ENGINE_DM;
+        reflect = 1'b0;
+        pulses = 9'd0;
+
+        if (from_mac) begin
+            if (dm_for_mep) begin
+                if (!dm_well_formed) begin
+                    mask = to_cpu_port;
+                    pulses[PULSE_DM_MALFORMED] = 1'b1;
+                end else if (dm_opcode_dmm && port_dm_responder) begin
+                    mask = to_mac_port;
+                    rewrite = REWRITE_DMR;
+                    rx_offset = 7'd26 + tag_offset;
+                    tx_offset = 7'd34 + tag_offset;
+                    pulses[PULSE_DM_ANSWERED] = 1'b1;
+                end else begin
+                    mask = to_cpu_port;
+                    rx_offset = (dm_opcode_dmr ? 7'd42 : 7'd26) + tag_offset;
+                    pulses[PULSE_DM_PASSED_UP] = 1'b1;
+                end
+            end else if (is_headroom) begin
+                mask = to_cpu_port;
+                if (!port_headroom_enable || !headroom_well_formed) begin
+                    pulses[PULSE_HEADROOM_MALFORMED] = 1'b1;
+                end else begin
+                    engine = ENGINE_HEADROOM;
+                    if (headroom_request && port_headroom_responder) begin
+                        mask = to_mac_port;
+                        rewrite = REWRITE_HEADROOM_RESPONSE;
+                        rx_offset = 7'd24;
+                        tx_offset = 7'd32;
+                        pulses[PULSE_HEADROOM_ANSWERED] = 1'b1;
+                    end else begin
+                        rx_offset = headroom_request ? 7'd24 : 7'd40;
+                        pulses[PULSE_HEADROOM_PASSED_UP] = 1'b1;
+                    end
+                end
+            end else if (is_discovery && port_isl) begin
+                // A neighbour's discovery packet: the controller's (packet-in), and with the
+                // group back to the neighbour as a round-trip packet too
+                engine = ENGINE_ISL;
+                if (port_isl_group) begin
+                    mask = to_mac_port | to_cpu_port;
+                    reflect = 1'b1;
+                    pulses[PULSE_ISL_REFLECTED] = 1'b1;
+                end else begin
+                    mask = to_cpu_port;
+                    pulses[PULSE_ISL_PASSED_UP] = 1'b1;
+                end
+            end else if (is_round_trip && source_mac == port_mac && port_isl) begin
+                // Our own discovery packet, back from the neighbour: T1
+                mask = to_cpu_port;
+                engine = ENGINE_ISL;
+                if (port_isl_copy_field && has_t1) begin
+                    rx_offset = 7'd80;
+                    pulses[PULSE_ISL_T1_STAMPED] = 1'b1;
+                end else begin
+                    pulses[PULSE_ISL_PASSED_UP] = 1'b1;
+                end
+            end
+        end else begin
+            // From CPU port 4+i: packet-out, and the fields the TX side of a MAC port stamps
+            // (oam_egress writes them only where the engine is enabled)
+            if (port_cpu_bound) begin
+                mask = to_mac_port;
+            end
+            if (is_dm && dm_opcode_known && dm_long_enough) begin
+                tx_offset = (dm_opcode_dmr ? 7'd34 : 7'd18) + tag_offset;
+            end else if (is_headroom && headroom_well_formed) begin
+                tx_offset = headroom_request ? 7'd16 : 7'd32;
+                engine = ENGINE_HEADROOM;
+            end else if (is_discovery && has_t0) begin
+                tx_offset = 7'd66;
+                engine = ENGINE_ISL;
+            end
+        end
+
+        classify = {vlan_tagged, reflect, engine, tx_offset, rx_offset, rewrite, mask, pulses};
     end
 endfunction
-
-wire [47:0] destination = {byte_of(word0, 0), byte_of(word0, 1), byte_of(word0, 2),
-                           byte_of(word0, 3), byte_of(word0, 4), byte_of(word0, 5)};
-wire [47:0] source_mac = {byte_of(word0, 6), byte_of(word0, 7), byte_of(word1, 0),
-                          byte_of(word1, 1), byte_of(word1, 2), byte_of(word1, 3)};
-wire [15:0] outer_type = {byte_of(word1, 4), byte_of(word1, 5)};
-wire        vlan_tagged = outer_type == ETHERTYPE_VLAN && has_bytes(7'd18);
-wire [15:0] inner_type = {byte_of(word2, 0), byte_of(word2, 1)};
-wire [15:0] ethertype = vlan_tagged ? inner_type : outer_type;
-// Bytes 14 and 15 (18 and 19 behind a VLAN tag)
-wire [7:0]  pdu_byte0 = vlan_tagged ? byte_of(word2, 2) : byte_of(word1, 6);
-wire [7:0]  pdu_byte1 = vlan_tagged ? byte_of(word2, 3) : byte_of(word1, 7);
-wire [6:0]  tag_offset = vlan_tagged ? 7'd4 : 7'd0;
-
-wire [2:0]  source = tuser[10:8];
-wire [1:0]  port = source[1:0];
-wire        from_mac = !source[2];
-
-// Y.1731 ETH-DM
-wire        is_dm = ethertype == ETHERTYPE_CFM && has_bytes(vlan_tagged ? 7'd20 : 7'd16);
-wire [2:0]  dm_level = pdu_byte0[7:5];
-wire [4:0]  dm_version = pdu_byte0[4:0];
-wire [7:0]  dm_opcode = pdu_byte1;
-wire        dm_opcode_1dm = dm_opcode == OPCODE_1DM;
-wire        dm_opcode_dmr = dm_opcode == OPCODE_DMR;
-wire        dm_opcode_dmm = dm_opcode == OPCODE_DMM;
-wire        dm_opcode_known = dm_opcode_1dm || dm_opcode_dmr || dm_opcode_dmm;
-// The fields end at byte 34 (1DM) or 50 (DMM, DMR), 4 later behind a VLAN tag
-wire        dm_long_enough = has_bytes((dm_opcode_1dm ? 7'd34 : 7'd50) + tag_offset);
-wire        dm_well_formed = dm_long_enough && dm_version <= 5'd1;
-
-// Headroom PDU (never tagged): byte 14 = 0x01, byte 15 = version 1, reserved 0, type request or
-// response (0x11 or 0x12)
-wire        is_headroom = outer_type == ETHERTYPE_HEADROOM && has_bytes(7'd14);
-wire [7:0]  headroom_byte1 = byte_of(word1, 7);
-wire        headroom_request = headroom_byte1[1:0] == 2'd1;
-wire        headroom_response = headroom_byte1[1:0] == 2'd2;
-wire        headroom_well_formed = has_bytes(7'd48) && byte_of(word1, 6) == 8'h01 &&
-                                   headroom_byte1[7:2] == 6'b000100 &&
-                                   (headroom_request || headroom_response);
-
-// OpenKilda's discovery and round-trip packets (never tagged): IPv4 without options, not a
-// fragment, UDP to port 61231 or 61232; T0 (byte 66) and T1 (byte 80) must be inside the IPv4
-// packet (total length at least 60 and 74: 8 bytes from byte 66 and 80, less the 14 of the
-// Ethernet header), the frame's length being unknown at the decision
-wire [15:0] ip_total_length = {byte_of(word2, 0), byte_of(word2, 1)};
-wire        is_udp = outer_type == ETHERTYPE_IPV4 && has_bytes(7'd42) &&
-                     byte_of(word1, 6) == 8'h45 && byte_of(word2, 7) == 8'd17 &&
-                     {byte_of(word2, 4) & 8'h3f, byte_of(word2, 5)} == 16'd0;
-wire [15:0] udp_destination_port = {byte_of(word4, 4), byte_of(word4, 5)};
-wire        is_discovery = is_udp && udp_destination_port == UDP_PORT_DISCOVERY;
-wire        is_round_trip = is_udp && udp_destination_port == UDP_PORT_ROUND_TRIP;
-wire        has_t0 = ip_total_length >= 16'd60;
-wire        has_t1 = ip_total_length >= 16'd74;
-
-// The configuration of the port concerned (MAC port i for MAC port i and CPU port 4+i)
-wire        port_dm_enable = config_dm_enable[port];
-wire        port_dm_responder = config_dm_responder[port];
-wire [2:0]  port_dm_level = config_dm_level[3*port +: 3];
-wire        port_headroom_enable = config_headroom_enable[port];
-wire        port_headroom_responder = config_headroom_responder[port];
-wire        port_cpu_bound = config_cpu_bound[port];
-wire        port_isl_copy_field = config_isl_copy_field[port];
-wire        port_isl_group = config_isl_group[port];
-// A port with neither ISL feature switches OpenKilda's packets like any others
-wire        port_isl = port_isl_copy_field || port_isl_group;
-wire [47:0] port_mac = config_port_mac[48*port +: 48];
-
-wire        dm_for_mep = from_mac && is_dm && port_dm_enable && destination == port_mac &&
-                         dm_level == port_dm_level && dm_opcode_known;
-
-// MAC port i, and CPU port 4+i (i: the frame's MAC port, or the one its CPU port belongs to)
-wire [7:0]  to_mac_port = 8'd1 << port;
-wire [7:0]  to_cpu_port = 8'd16 << port;
 
 reg  [7:0]  decision_mask;
 reg  [1:0]  decision_rewrite;
@@ -260,110 +409,35 @@ reg  [6:0]  decision_rx_offset;
 reg  [6:0]  decision_tx_offset;
 reg  [1:0]  decision_engine;
 reg         decision_isl_group;
-reg         count_dm_answered, count_dm_passed_up, count_dm_malformed;
-reg         count_headroom_answered, count_headroom_passed_up, count_headroom_malformed;
-reg         count_isl_t1_stamped, count_isl_reflected, count_isl_passed_up;
+reg         decision_tagged;       // the frame has a VLAN tag
+reg  [8:0]  decision_pulses;
 
+// Outside the clock of a decision nothing reads these (the decision FIFO is written and the
+// counters pulse only in that clock): all 0 there
 always @* begin
-    decision_mask = tuser[7:0];
-    decision_rewrite = REWRITE_NONE;
-    decision_rx_offset = 7'd0;
-    decision_tx_offset = 7'd0;
-    decision_engine = ENGINE_DM;
-    decision_isl_group = 1'b0;
-    count_dm_answered = 1'b0;
-    count_dm_passed_up = 1'b0;
-    count_dm_malformed = 1'b0;
-    count_headroom_answered = 1'b0;
-    count_headroom_passed_up = 1'b0;
-    count_headroom_malformed = 1'b0;
-    count_isl_t1_stamped = 1'b0;
-    count_isl_reflected = 1'b0;
-    count_isl_passed_up = 1'b0;
-
-    if (from_mac) begin
-        if (dm_for_mep) begin
-            if (!dm_well_formed) begin
-                decision_mask = to_cpu_port;
-                count_dm_malformed = 1'b1;
-            end else if (dm_opcode_dmm && port_dm_responder) begin
-                decision_mask = to_mac_port;
-                decision_rewrite = REWRITE_DMR;
-                decision_rx_offset = 7'd26 + tag_offset;
-                decision_tx_offset = 7'd34 + tag_offset;
-                count_dm_answered = 1'b1;
-            end else begin
-                decision_mask = to_cpu_port;
-                decision_rx_offset = (dm_opcode_dmr ? 7'd42 : 7'd26) + tag_offset;
-                count_dm_passed_up = 1'b1;
-            end
-        end else if (is_headroom) begin
-            decision_mask = to_cpu_port;
-            if (!port_headroom_enable || !headroom_well_formed) begin
-                count_headroom_malformed = 1'b1;
-            end else begin
-                decision_engine = ENGINE_HEADROOM;
-                if (headroom_request && port_headroom_responder) begin
-                    decision_mask = to_mac_port;
-                    decision_rewrite = REWRITE_HEADROOM_RESPONSE;
-                    decision_rx_offset = 7'd24;
-                    decision_tx_offset = 7'd32;
-                    count_headroom_answered = 1'b1;
-                end else begin
-                    decision_rx_offset = headroom_request ? 7'd24 : 7'd40;
-                    count_headroom_passed_up = 1'b1;
-                end
-            end
-        end else if (is_discovery && port_isl) begin
-            // A neighbour's discovery packet: the controller's (packet-in), and with the group
-            // back to the neighbour as a round-trip packet too
-            decision_engine = ENGINE_ISL;
-            if (port_isl_group) begin
-                decision_mask = to_mac_port | to_cpu_port;
-                decision_isl_group = 1'b1;
-                count_isl_reflected = 1'b1;
-            end else begin
-                decision_mask = to_cpu_port;
-                count_isl_passed_up = 1'b1;
-            end
-        end else if (is_round_trip && source_mac == port_mac && port_isl) begin
-            // Our own discovery packet, back from the neighbour: T1
-            decision_mask = to_cpu_port;
-            decision_engine = ENGINE_ISL;
-            if (port_isl_copy_field && has_t1) begin
-                decision_rx_offset = 7'd80;
-                count_isl_t1_stamped = 1'b1;
-            end else begin
-                count_isl_passed_up = 1'b1;
-            end
-        end
-    end else begin
-        // From CPU port 4+i: packet-out, and the fields the TX side of a MAC port stamps
-        // (oam_egress writes them only where the engine is enabled)
-        if (port_cpu_bound) begin
-            decision_mask = to_mac_port;
-        end
-        if (is_dm && dm_opcode_known && dm_long_enough) begin
-            decision_tx_offset = (dm_opcode_dmr ? 7'd34 : 7'd18) + tag_offset;
-        end else if (is_headroom && headroom_well_formed) begin
-            decision_tx_offset = headroom_request ? 7'd16 : 7'd32;
-            decision_engine = ENGINE_HEADROOM;
-        end else if (is_discovery && has_t0) begin
-            decision_tx_offset = 7'd66;
-            decision_engine = ENGINE_ISL;
-        end
+    {decision_tagged, decision_isl_group, decision_engine, decision_tx_offset,
+     decision_rx_offset, decision_rewrite, decision_mask, decision_pulses} = 37'd0;
+    if (decide) begin
+        {decision_tagged, decision_isl_group, decision_engine, decision_tx_offset,
+         decision_rx_offset, decision_rewrite, decision_mask, decision_pulses}
+            = classify(word0, word1, word2, word4,
+                       {in_index_reg, 3'b000} + {3'd0, keep_count(s_axis_tkeep)}, tuser,
+                       config_dm_enable,
+                       config_dm_responder, config_dm_level, config_headroom_enable,
+                       config_headroom_responder, config_isl_copy_field, config_isl_group,
+                       config_cpu_bound, config_port_mac);
     end
 end
 
-assign dm_answered = decide ? {3'd0, count_dm_answered} << port : 4'd0;
-assign dm_passed_up = decide ? {3'd0, count_dm_passed_up} << port : 4'd0;
-assign dm_malformed = decide ? {3'd0, count_dm_malformed} << port : 4'd0;
-assign headroom_answered = decide ? {3'd0, count_headroom_answered} << port : 4'd0;
-assign headroom_passed_up = decide ? {3'd0, count_headroom_passed_up} << port : 4'd0;
-assign headroom_malformed = decide ? {3'd0, count_headroom_malformed} << port : 4'd0;
-assign isl_t1_stamped = decide ? {3'd0, count_isl_t1_stamped} << port : 4'd0;
-assign isl_reflected = decide ? {3'd0, count_isl_reflected} << port : 4'd0;
-assign isl_passed_up = decide ? {3'd0, count_isl_passed_up} << port : 4'd0;
+assign dm_answered = {3'd0, decision_pulses[PULSE_DM_ANSWERED]} << port;
+assign dm_passed_up = {3'd0, decision_pulses[PULSE_DM_PASSED_UP]} << port;
+assign dm_malformed = {3'd0, decision_pulses[PULSE_DM_MALFORMED]} << port;
+assign headroom_answered = {3'd0, decision_pulses[PULSE_HEADROOM_ANSWERED]} << port;
+assign headroom_passed_up = {3'd0, decision_pulses[PULSE_HEADROOM_PASSED_UP]} << port;
+assign headroom_malformed = {3'd0, decision_pulses[PULSE_HEADROOM_MALFORMED]} << port;
+assign isl_t1_stamped = {3'd0, decision_pulses[PULSE_ISL_T1_STAMPED]} << port;
+assign isl_reflected = {3'd0, decision_pulses[PULSE_ISL_REFLECTED]} << port;
+assign isl_passed_up = {3'd0, decision_pulses[PULSE_ISL_PASSED_UP]} << port;
 
 // ---------------------------------------------------------------------------------------------
 // Decision FIFO: one entry per frame in the data FIFO (at most 8), in frame order
@@ -390,8 +464,10 @@ always @(posedge clk) begin
         decided_meta[decision_write_reg[2:0]] <= meta;
         decided_tuser[decision_write_reg[2:0]] <= {source, decision_mask};
         decided_rewrite[decision_write_reg[2:0]] <= decision_rewrite;
-        decided_tagged[decision_write_reg[2:0]] <= vlan_tagged;
-        decided_source_mac[decision_write_reg[2:0]] <= source_mac;
+        decided_tagged[decision_write_reg[2:0]] <= decision_tagged;
+        decided_source_mac[decision_write_reg[2:0]] <= {byte_of(word0, 6), byte_of(word0, 7),
+                                                        byte_of(word1, 0), byte_of(word1, 1),
+                                                        byte_of(word1, 2), byte_of(word1, 3)};
         decided_rx_offset[decision_write_reg[2:0]] <= decision_rx_offset;
         decided_tx_offset[decision_write_reg[2:0]] <= decision_tx_offset;
         decided_engine[decision_write_reg[2:0]] <= decision_engine;

@@ -10,17 +10,17 @@
  * metadata (m_meta, slice i: {valid, seconds[31:0], nanoseconds[29:0]}), into the input
  * arbiter next to the word:
  *
- *   s_rx_stamp[i] --> stamp_correct (+ rx_correction[i]) --> given[i] --.
- *                                                        s_rx_stamp_valid[i] ? --> first[i]
- *   time of day   --> stamp_correct (+ rx_correction[i]) --> live[i] ---'              |
- *                                                                   first word: first[i]
- *   s_axis handshake, first word of port i --> held[i] <= first[i]  later words: held[i]
- *                                                                          |
- *                                                     m_meta[i] = {1, .} <-'
+ *   no frame open on port i:  live[i] = time of day + rx_correction[i]
+ *                             first[i] = s_rx_stamp_valid[i] ? s_rx_stamp[i] + rx_correction[i]
+ *                                                            : live[i]
+ *   s_axis handshake, first word of port i --> held[i] <= first[i]
+ *   m_meta[i] = {1, first word: first[i], later words: held[i]}
  *
- * Two correctors per port rather than one behind a multiplexer: the time of day's depends on
- * registers only, so a cycle simulator (Verilator) evaluates it once per clock, not on every
- * change of the inputs.
+ * The additions are stamp_correct's arithmetic as a function, called only while no frame is
+ * open (in a frame nothing reads live[i] or first[i]: they are 0 there), and the MAC stamp's
+ * only with its valid bit: a cycle simulator (Verilator), which evaluates every expression in
+ * every clock, then adds nothing during a frame, and the time of day's addition, which depends
+ * on registers only, once per clock rather than on every change of the inputs.
  *
  * CPU ports (4..7) carry no stamp: their slices are all zero (valid bit 0). held[i] is also
  * the last RX stamp of port i (last_rx, for the registers).
@@ -60,34 +60,56 @@ module stamp_rx (
     output wire [4*62-1:0] last_rx
 );
 
-wire [4*62-1:0] live;   // corrected time of day of this clock
-wire [4*62-1:0] given;  // corrected MAC stamps
-wire [4*62-1:0] first;  // the RX stamp of a first word in this clock
+reg  [4*62-1:0] live;   // the corrected time of day, 0 in a frame
+reg  [4*62-1:0] first;  // the RX stamp of a first word in this clock, 0 in a frame
 reg  [3:0]      in_frame_reg = 4'd0;
 reg  [4*62-1:0] held_reg = {4*62{1'b0}};
 
 wire [3:0] handshake = s_axis_tvalid[3:0] & s_axis_tready[3:0];
 
+// A time plus a signed correction (-2^29 .. 2^29 - 1 ns), {seconds[31:0], nanoseconds[29:0]}:
+// stamp_correct's arithmetic (rtl/stamp/stamp_correct.v, proved in tb/formal/stamp_correct/)
+function [61:0] corrected;
+    input [61:0] stamp;
+    input [29:0] correction;
+    reg   [31:0] sum;
+    reg          below;
+    reg          above;
+    begin
+        sum = {2'b00, stamp[29:0]} + {{2{correction[29]}}, correction};
+        below = sum[31];
+        above = !sum[31] && sum >= 32'd1000000000;
+        // 0 .. 999 999 999 after the wrap: modulo 2^30 is exact
+        corrected = {below ? stamp[61:30] - 32'd1 : above ? stamp[61:30] + 32'd1 : stamp[61:30],
+                     below ? sum[29:0] + 30'd1000000000
+                           : above ? sum[29:0] - 30'd1000000000 : sum[29:0]};
+    end
+endfunction
+
+integer q;
+always @* begin
+    live = {4*62{1'b0}};
+    for (q = 0; q < 4; q = q + 1) begin
+        if (!in_frame_reg[q]) begin
+            live[62*q +: 62] = corrected({tod_seconds, tod_nanoseconds},
+                                         rx_correction[30*q +: 30]);
+        end
+    end
+end
+
+integer r;
+always @* begin
+    first = live;
+    for (r = 0; r < 4; r = r + 1) begin
+        if (!in_frame_reg[r] && s_rx_stamp_valid[r]) begin
+            first[62*r +: 62] = corrected(s_rx_stamp[62*r +: 62], rx_correction[30*r +: 30]);
+        end
+    end
+end
+
 genvar i;
 generate
     for (i = 0; i < 4; i = i + 1) begin : port
-        // Two adders rather than one behind a multiplexer: the time-of-day one depends on
-        // registers only (evaluated once per clock by Verilator, as before the sideband)
-        stamp_correct correct_inst (
-            .in_seconds(tod_seconds),
-            .in_nanoseconds(tod_nanoseconds),
-            .correction(rx_correction[30*i +: 30]),
-            .out_seconds(live[62*i+30 +: 32]),
-            .out_nanoseconds(live[62*i +: 30])
-        );
-        stamp_correct mac_correct_inst (
-            .in_seconds(s_rx_stamp[62*i+30 +: 32]),
-            .in_nanoseconds(s_rx_stamp[62*i +: 30]),
-            .correction(rx_correction[30*i +: 30]),
-            .out_seconds(given[62*i+30 +: 32]),
-            .out_nanoseconds(given[62*i +: 30])
-        );
-        assign first[62*i +: 62] = s_rx_stamp_valid[i] ? given[62*i +: 62] : live[62*i +: 62];
         assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg[62*i +: 62] : first[62*i +: 62]};
     end
 endgenerate

@@ -13,8 +13,9 @@
  *                                commands, the exporter's headers
  *                            <-- status, now_us, the lookup's answer, counters <-- the pulses
  *
- * The registers are packed into flowlat_table's rule layout (128 bits a rule) and
- * flowlat_table's profile layout (128 bits a profile). The MTU register is taken as 200 when
+ * The registers are packed into flowlat_table's rule layout (128 bits a rule; only while the
+ * monitor is enabled, the only clocks the table reads them) and flowlat_table's profile layout
+ * (128 bits a profile). The MTU register is taken as 200 when
  * below, 9000 when above. m_axis_tuser is control.export_ports, taken at a frame's first word
  * and held to its last, so that a frame goes out of one set of ports whatever software writes
  * meanwhile.
@@ -168,7 +169,7 @@ reg          lookup_answered = 1'b0;   // lookup_status.done
 reg          clear_requested = 1'b0;   // a clear command the table has not started yet
 reg          was_clearing = 1'b0;
 
-reg  [64*COUNTERS-1:0] counter_value = {64*COUNTERS{1'b0}};
+wire [64*COUNTERS-1:0] counter_value;
 wire [COUNTERS-1:0]    counter_clear;
 wire [3*COUNTERS-1:0]  counter_increment;   // pulses in this clock, 0..4
 
@@ -500,23 +501,31 @@ reg [16*128-1:0] config_rules;
 reg [8*128-1:0]  config_profiles;
 integer r;
 
+// The table reads the rules only in a clock when the monitor is enabled (config_enable, as it
+// takes a record): the packing is made only then (0 otherwise, never read), so that a
+// simulator evaluating it every clock does so only while monitoring. The profiles are words
+// already (no packing), and the table may read them after the monitor is disabled (the record
+// it is busy with).
 always @* begin
-    for (r = 0; r < 16; r = r + 1) begin
-        config_rules[128*r +: 128] = {
-            1'b0,                           // [127]
-            rule_valid[r],                  // [126]
-            rule_profile[3*r +: 3],         // [125:123]
-            rule_egress_ports[4*r +: 4],    // [122:119]
-            rule_dport_any[r],              // [118]
-            rule_dport[16*r +: 16],         // [117:102]
-            rule_sport_any[r],              // [101]
-            rule_sport[16*r +: 16],         // [100:85]
-            rule_protocol_any[r],           // [84]
-            rule_protocol[8*r +: 8],        // [83:76]
-            rule_dst_length[6*r +: 6],      // [75:70]
-            rule_dst_ip[32*r +: 32],        // [69:38]
-            rule_src_length[6*r +: 6],      // [37:32]
-            rule_src_ip[32*r +: 32]};       // [31:0]
+    config_rules = {16*128{1'b0}};
+    if (control_monitor_enable) begin
+        for (r = 0; r < 16; r = r + 1) begin
+            config_rules[128*r +: 128] = {
+                1'b0,                           // [127]
+                rule_valid[r],                  // [126]
+                rule_profile[3*r +: 3],         // [125:123]
+                rule_egress_ports[4*r +: 4],    // [122:119]
+                rule_dport_any[r],              // [118]
+                rule_dport[16*r +: 16],         // [117:102]
+                rule_sport_any[r],              // [101]
+                rule_sport[16*r +: 16],         // [100:85]
+                rule_protocol_any[r],           // [84]
+                rule_protocol[8*r +: 8],        // [83:76]
+                rule_dst_length[6*r +: 6],      // [75:70]
+                rule_dst_ip[32*r +: 32],        // [69:38]
+                rule_src_length[6*r +: 6],      // [37:32]
+                rule_src_ip[32*r +: 32]};       // [31:0]
+        end
     end
     for (r = 0; r < 8; r = r + 1) begin
         config_profiles[128*r +: 128] = {
@@ -699,16 +708,21 @@ assign counter_increment[3*MESSAGES +: 3] = {2'd0, count_message};
 assign counter_increment[3*TEMPLATES +: 3] = {2'd0, count_template};
 assign counter_increment[3*RECORDS_EXPORTED +: 3] = {2'd0, count_record};
 
-integer c;
-always @(posedge clk) begin
-    for (c = 0; c < COUNTERS; c = c + 1) begin
-        counter_value[64*c +: 64] <= (counter_clear[c] ? 64'd0 : counter_value[64*c +: 64])
-                                     + {61'd0, counter_increment[3*c +: 3]};
+// One register per counter, written only in a clock that changes it (a simulator then copies
+// no 832-bit vector in every clock)
+genvar c;
+generate
+    for (c = 0; c < COUNTERS; c = c + 1) begin : counter
+        reg [63:0] value = 64'd0;
+        always @(posedge clk) begin
+            if (counter_clear[c] || counter_increment[3*c +: 3] != 3'd0)
+                value <= (counter_clear[c] ? 64'd0 : value) + {61'd0, counter_increment[3*c +: 3]};
+            if (rst)
+                value <= 64'd0;
+        end
+        assign counter_value[64*c +: 64] = value;
     end
-    if (rst) begin
-        counter_value <= {64*COUNTERS{1'b0}};
-    end
-end
+endgenerate
 
 endmodule
 

@@ -124,14 +124,17 @@ reg  [1:0]       chosen;
 reg              any;
 integer k;
 
+// (the loops below are skipped when no port has a record: the same values, and a simulator
+// then tries no port in a clock without records)
 always @* begin
     any = 1'b0;
     chosen = turn;
-    for (k = 3; k >= 0; k = k - 1)
-        if (held[(turn + k[1:0]) & 2'd3]) begin
-            any = 1'b1;
-            chosen = (turn + k[1:0]) & 2'd3;
-        end
+    if (held != 4'd0)
+        for (k = 3; k >= 0; k = k - 1)
+            if (held[(turn + k[1:0]) & 2'd3]) begin
+                any = 1'b1;
+                chosen = (turn + k[1:0]) & 2'd3;
+            end
 end
 
 wire take = any && fifo_ready;
@@ -142,13 +145,15 @@ always @(posedge clk) begin
         held[chosen] <= 1'b0;
         turn <= chosen + 2'd1;
     end
-    for (k = 0; k < 4; k = k + 1) begin
-        if (tap_valid[k]) begin
-            // a new record replaces one still held only when the FIFO stayed full
-            if (held[k] && !(take && chosen == k[1:0]))
-                count_records_lost[k] <= 1'b1;
-            held[k] <= 1'b1;
-            held_record[k] <= tap_record[k];
+    if (tap_valid != 4'd0) begin
+        for (k = 0; k < 4; k = k + 1) begin
+            if (tap_valid[k]) begin
+                // a new record replaces one still held only when the FIFO stayed full
+                if (held[k] && !(take && chosen == k[1:0]))
+                    count_records_lost[k] <= 1'b1;
+                held[k] <= 1'b1;
+                held_record[k] <= tap_record[k];
+            end
         end
     end
     if (rst) begin

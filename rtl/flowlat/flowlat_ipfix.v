@@ -155,8 +155,9 @@ reg  [15:0] messages = 16'd0;
 reg  [31:0] sequence_number = 32'd0;      // data records sent before this message
 reg  [31:0] export_time = 32'd0;
 
-// The prefix and its fields, computed while a message is being sent (not IDLE), the only
-// clocks they are read (0 otherwise): a simulator then evaluates them only while sending
+// The prefix and its fields, computed (below, with the chunk offered) while a message is being
+// sent (not IDLE), the only clocks they are read (0 otherwise): a simulator then evaluates
+// them only while sending
 reg [15:0]      data_bytes;
 reg [15:0]      ipfix_length;
 reg [15:0]      udp_length;
@@ -184,6 +185,65 @@ function [31:0] field;
     field = {length, 8'h00, element[7:0], element[15:8]};
 endfunction
 
+// The event being sent
+reg  [295:0] event_data = 296'd0;
+
+function [31:0] bytes4;  // a 32-bit value's bytes in order
+    input [31:0] v;
+    bytes4 = {v[7:0], v[15:8], v[23:16], v[31:24]};
+endfunction
+
+// Chunk `index` (8 bytes) of an event's record (48 bytes in order). A function called in the
+// clock the chunk is offered (a simulator then evaluates it only while sending records).
+function [63:0] record_chunk;
+    input [295:0] event_;
+    input [4:0]   index;
+    reg   [83:0]  fraction_product;
+    reg   [31:0]  ntp_fraction;
+    reg           unused;
+    reg   [48*8-1:0] record_bytes;
+    begin
+        // nanoseconds (event bits 170:141) as a 2^-32 s fraction: ns * 2^83 / 10^9, divided
+        // by 2^51 rounded to the nearest (no ties: the true fraction is never a half, see
+        // FRACTION_PER_NS)
+        fraction_product = {54'd0, event_[170:141]} * {30'd0, FRACTION_PER_NS};
+        ntp_fraction = fraction_product[82:51] + {31'd0, fraction_product[50]};
+        unused = &{1'b0, fraction_product[83], fraction_product[49:0]};
+        // occupancy, low, high, profile, group, kind, residence, egress, ingress, dport,
+        // sport, protocol, dst_ip, src_ip, the NTP fraction and seconds (tx_seconds +
+        // NTP_OFFSET)
+        record_bytes = {
+            bytes4({12'd0, event_[222:203]}), bytes4(event_[286:255]), bytes4(event_[254:223]),
+            5'd0, event_[289:287], 4'd0, event_[293:290], 6'd0, event_[295:294],
+            bytes4(event_[140:109]), bytes4({30'd0, event_[108:107]}),
+            bytes4({29'd0, event_[106:104]}), event_[95:88], event_[103:96],
+            event_[79:72], event_[87:80], event_[71:64], bytes4(event_[63:32]),
+            bytes4(event_[31:0]), bytes4(ntp_fraction), bytes4(event_[202:171] + NTP_OFFSET)};
+        record_chunk = record_bytes[64*index +: 64];
+    end
+endfunction
+
+// ---------------------------------------------------------------------------------------------
+// The byte packer: chunks of up to 8 bytes in, 64-bit words out
+
+reg  [119:0] buffer = 120'd0;   // 15 bytes at most, the oldest in bits 7:0
+reg  [3:0]   held = 4'd0;       // bytes in buffer
+reg          flushing = 1'b0;   // all of the frame is in the buffer
+
+assign m_axis_tvalid = held >= 4'd8 || (flushing && held != 4'd0);
+assign m_axis_tdata = buffer[63:0];
+assign m_axis_tkeep = held >= 4'd8 ? 8'hff : ~(8'hff << held);
+assign m_axis_tlast = flushing && held <= 4'd8;
+
+wire       word_out = m_axis_tvalid && m_axis_tready;
+wire [3:0] kept = word_out ? (held >= 4'd8 ? held - 4'd8 : 4'd0) : held;
+
+// The chunk offered in this clock, and whether the packer takes it (room for 8 more). In the
+// block that computes the prefix, so that a simulator keeps the prefix as a temporary of this
+// block (it is then not stored while idle).
+reg  [63:0] chunk_data;
+reg  [3:0]  chunk_bytes;
+reg  [7:0]  prefix_left;
 always @* begin
     data_bytes = 16'd0;
     ipfix_length = 16'd0;
@@ -195,6 +255,9 @@ always @* begin
     data_set_header = 32'd0;
     prefix = {160*8{1'b0}};
     prefix_bytes = 8'd0;
+    prefix_left = 8'd0;
+    chunk_data = 64'd0;
+    chunk_bytes = 4'd0;
     if (state != S_IDLE) begin
         data_bytes = records == 7'd0 ? 16'd0 : 16'd4 + {9'd0, records} * 16'd48;
         ipfix_length = 16'd16 + (with_template ? 16'd96 : 16'd0) + data_bytes;
@@ -256,75 +319,15 @@ always @* begin
             : {16'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, data_set_header,
                headers};
         prefix_bytes = with_template ? (records != 7'd0 ? 8'd158 : 8'd154) : 8'd62;
-    end
-end
 
-// The event being sent
-reg  [295:0] event_data = 296'd0;
-
-function [31:0] bytes4;  // a 32-bit value's bytes in order
-    input [31:0] v;
-    bytes4 = {v[7:0], v[15:8], v[23:16], v[31:24]};
-endfunction
-
-// Chunk `index` (8 bytes) of an event's record (48 bytes in order). A function called in the
-// clock the chunk is offered (a simulator then evaluates it only while sending records).
-function [63:0] record_chunk;
-    input [295:0] event_;
-    input [4:0]   index;
-    reg   [83:0]  fraction_product;
-    reg   [31:0]  ntp_fraction;
-    reg           unused;
-    reg   [48*8-1:0] record_bytes;
-    begin
-        // nanoseconds (event bits 170:141) as a 2^-32 s fraction: ns * 2^83 / 10^9, divided
-        // by 2^51 rounded to the nearest (no ties: the true fraction is never a half, see
-        // FRACTION_PER_NS)
-        fraction_product = {54'd0, event_[170:141]} * {30'd0, FRACTION_PER_NS};
-        ntp_fraction = fraction_product[82:51] + {31'd0, fraction_product[50]};
-        unused = &{1'b0, fraction_product[83], fraction_product[49:0]};
-        // occupancy, low, high, profile, group, kind, residence, egress, ingress, dport,
-        // sport, protocol, dst_ip, src_ip, the NTP fraction and seconds (tx_seconds +
-        // NTP_OFFSET)
-        record_bytes = {
-            bytes4({12'd0, event_[222:203]}), bytes4(event_[286:255]), bytes4(event_[254:223]),
-            5'd0, event_[289:287], 4'd0, event_[293:290], 6'd0, event_[295:294],
-            bytes4(event_[140:109]), bytes4({30'd0, event_[108:107]}),
-            bytes4({29'd0, event_[106:104]}), event_[95:88], event_[103:96],
-            event_[79:72], event_[87:80], event_[71:64], bytes4(event_[63:32]),
-            bytes4(event_[31:0]), bytes4(ntp_fraction), bytes4(event_[202:171] + NTP_OFFSET)};
-        record_chunk = record_bytes[64*index +: 64];
-    end
-endfunction
-
-// ---------------------------------------------------------------------------------------------
-// The byte packer: chunks of up to 8 bytes in, 64-bit words out
-
-reg  [119:0] buffer = 120'd0;   // 15 bytes at most, the oldest in bits 7:0
-reg  [3:0]   held = 4'd0;       // bytes in buffer
-reg          flushing = 1'b0;   // all of the frame is in the buffer
-
-assign m_axis_tvalid = held >= 4'd8 || (flushing && held != 4'd0);
-assign m_axis_tdata = buffer[63:0];
-assign m_axis_tkeep = held >= 4'd8 ? 8'hff : ~(8'hff << held);
-assign m_axis_tlast = flushing && held <= 4'd8;
-
-wire       word_out = m_axis_tvalid && m_axis_tready;
-wire [3:0] kept = word_out ? (held >= 4'd8 ? held - 4'd8 : 4'd0) : held;
-
-// The chunk offered in this clock, and whether the packer takes it (room for 8 more)
-reg  [63:0] chunk_data;
-reg  [3:0]  chunk_bytes;
-wire [7:0]  prefix_left = prefix_bytes - {chunk, 3'd0};
-always @* begin
-    chunk_data = 64'd0;
-    chunk_bytes = 4'd0;
-    if (state == S_PREFIX) begin
-        chunk_data = prefix[64*chunk +: 64];
-        chunk_bytes = prefix_left >= 8'd8 ? 4'd8 : prefix_left[3:0];
-    end else if (state == S_RECORD) begin
-        chunk_data = record_chunk(event_data, chunk);
-        chunk_bytes = 4'd8;
+        if (state == S_PREFIX) begin
+            prefix_left = prefix_bytes - {chunk, 3'd0};
+            chunk_data = prefix[64*chunk +: 64];
+            chunk_bytes = prefix_left >= 8'd8 ? 4'd8 : prefix_left[3:0];
+        end else if (state == S_RECORD) begin
+            chunk_data = record_chunk(event_data, chunk);
+            chunk_bytes = 4'd8;
+        end
     end
 end
 wire take_chunk = chunk_bytes != 4'd0 && kept <= 4'd7;

@@ -193,8 +193,9 @@ reg          lookup_pending = 1'b0;
 reg  [103:0] pending_key = 104'd0;
 reg          is_lookup = 1'b0;
 reg  [222:0] record = 223'd0;
-reg  [3:0]   group = 4'd0;
-reg  [2:0]   profile = 3'd0;
+reg  [6:0]   rule = 7'd0;      // {group, profile}: the record's first matching rule's
+wire [3:0]   group = rule[6:3];
+wire [2:0]   profile = rule[2:0];
 
 function [31:0] prefix_mask;
     input [5:0] length;
@@ -316,13 +317,19 @@ function [133:0] lookup_of;
     end
 endfunction
 
-reg [1:0]             way = 2'd0;
-reg                   found = 1'b0;     // the flow's own way
-reg                   placed = 1'b0;    // found, or a new flow got a way
-reg                   evicting = 1'b0;  // the new flow takes a stale flow's way
+// COMPARE's choice (choice_of's layout; one register, so that a simulator calls choice_of
+// once, not once a field)
+reg  [102:0] choice = 103'd0;
+wire         found = choice[102];     // the flow's own way
+wire         placed = choice[101];    // found, or a new flow got a way
+wire         evicting = choice[100];  // the new flow takes a stale flow's way
+wire [1:0]   way = choice[99:98];
 // The fields of the chosen way the update needs
-reg        old_breach_bit = 1'b0, old_event_sent = 1'b0;
-reg [31:0] old_max = 32'd0, old_packets = 32'd0, old_last_event = 32'd0;
+wire         old_event_sent = choice[97];
+wire [31:0]  old_last_event = choice[96:65];
+wire [31:0]  old_packets = choice[64:33];
+wire [31:0]  old_max = choice[32:1];
+wire         old_breach_bit = choice[0];
 
 // UPDATE: the new entry and the event. The profile's test: {absolute, rises, falls} from the
 // record's profile (high [31:0], low [63:32], min_interval_us [95:64], stateful [96]), the
@@ -344,13 +351,15 @@ function [2:0] outcome_of;
     end
 endfunction
 
-reg absolute, rises, falls;
+reg  [2:0] outcome;
+wire       absolute = outcome[2];
+wire       rises = outcome[1];
+wire       falls = outcome[0];
 always @* begin
-    {absolute, rises, falls} = 3'd0;
+    outcome = 3'd0;
     if (state == S_UPDATE)
-        {absolute, rises, falls} = outcome_of(config_profiles[128*profile +: 97], old_breach,
-                                              found && old_event_sent, old_last_event, now_us,
-                                              residence);
+        outcome = outcome_of(config_profiles[128*profile +: 97], old_breach,
+                             found && old_event_sent, old_last_event, now_us, residence);
 end
 wire        breach = rises ? 1'b1 : falls ? 1'b0 : old_breach;
 wire [1:0]  kind = absolute ? KIND_ABSOLUTE : rises ? KIND_HIGH : KIND_LOW;
@@ -422,12 +431,13 @@ always @(posedge clk) begin
             end else if (s_record_valid) begin
                 if (!config_enable) begin
                     // taken and ignored
-                end else if (rules_matched(config_rules, {s_record[108:107], s_record[103:0]}) == 16'd0) begin
+                end else if (rules_matched(config_rules, {s_record[108:107], s_record[103:0]})
+                             == 16'd0) begin
                     count_unmatched <= 1'b1;
                 end else begin
                     is_lookup <= 1'b0;
                     record <= s_record;
-                    {group, profile} <= first_rule(config_rules, rules_matched(config_rules,
+                    rule <= first_rule(config_rules, rules_matched(config_rules,
                                                    {s_record[108:107], s_record[103:0]}));
                     address <= set_of(s_record[103:0]);
                     state <= S_READ;
@@ -436,15 +446,13 @@ always @(posedge clk) begin
         end
         S_READ: state <= S_COMPARE;  // the ways of the set are read in this clock
         S_COMPARE: begin
-            {found, placed, evicting, way, old_event_sent, old_last_event, old_packets, old_max,
-             old_breach_bit} <=
-                choice_of({read3[104:0], read2[104:0], read1[104:0], read0[104:0]},
-                          {read3[237:206], read2[237:206], read1[237:206], read0[237:206]},
-                          {read3[270:238], read3[205:142], read3[109],
-                           read2[270:238], read2[205:142], read2[109],
-                           read1[270:238], read1[205:142], read1[109],
-                           read0[270:238], read0[205:142], read0[109]},
-                          key, now_us, config_idle_timeout_us);
+            choice <= choice_of({read3[104:0], read2[104:0], read1[104:0], read0[104:0]},
+                                {read3[237:206], read2[237:206], read1[237:206], read0[237:206]},
+                                {read3[270:238], read3[205:142], read3[109],
+                                 read2[270:238], read2[205:142], read2[109],
+                                 read1[270:238], read1[205:142], read1[109],
+                                 read0[270:238], read0[205:142], read0[109]},
+                                key, now_us, config_idle_timeout_us);
             if (is_lookup) begin
                 lookup_done <= 1'b1;
                 {lookup_found, lookup_last_seen_us, lookup_packets, lookup_max_residence,
@@ -471,7 +479,8 @@ always @(posedge clk) begin
                 if (event_now) begin
                     if (m_event_ready) begin
                         m_event_valid <= 1'b1;
-                        m_event <= {kind, group, profile, config_profiles[128*profile +: 64], record};
+                        m_event <= {kind, group, profile, config_profiles[128*profile +: 64],
+                                    record};
                         count_events <= 1'b1;
                     end else begin
                         count_events_lost <= 1'b1;

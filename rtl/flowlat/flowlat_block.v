@@ -847,14 +847,13 @@ genvar c;
 generate
     for (c = 0; c < COUNTERS; c = c + 1) begin : counter
         reg [63:0] value = 64'd0;
+        // (one assignment, reset included: a simulator then needs no copy of value per clock)
         always @(posedge clk) begin
-            if (counting) begin
-                if (counter_clear[c] || counter_increment[3*c +: 3] != 3'd0)
-                    value <= (counter_clear[c] ? 64'd0 : value)
-                             + {61'd0, counter_increment[3*c +: 3]};
+            if (counting || rst) begin
+                if (rst || counter_clear[c] || counter_increment[3*c +: 3] != 3'd0)
+                    value <= rst ? 64'd0 : (counter_clear[c] ? 64'd0 : value)
+                                           + {61'd0, counter_increment[3*c +: 3]};
             end
-            if (rst)
-                value <= 64'd0;
         end
         assign counter_value[64*c +: 64] = value;
     end

@@ -106,17 +106,6 @@ always @(posedge clk) begin
     not_ipv4 <= 1'b0;
     no_stamp <= 1'b0;
     if (beat) begin
-        if (!in_frame) begin
-            // first word: the sideband belongs to this frame
-            has_stamp <= rx_valid;
-            frame_residence <= residence;
-            frame_tx_stamp <= tx_stamp;
-            frame_ingress <= ingress;
-            frame_occupancy <= occupancy;
-            word <= 3'd1;
-        end else if (word != 3'd5) begin
-            word <= word + 3'd1;
-        end
         if (in_frame) begin
             case (word)
                 3'd1: word1 <= tap_tdata;
@@ -139,6 +128,18 @@ always @(posedge clk) begin
         // a frame that ends before word 4 gives no record
         if (tap_tlast && (in_frame ? word < 3'd4 : 1'b1))
             not_ipv4 <= 1'b1;
+        // (written after the reads above: a simulator then needs no copy of them per clock)
+        if (!in_frame) begin
+            // first word: the sideband belongs to this frame
+            has_stamp <= rx_valid;
+            frame_residence <= residence;
+            frame_tx_stamp <= tx_stamp;
+            frame_ingress <= ingress;
+            frame_occupancy <= occupancy;
+            word <= 3'd1;
+        end else if (word != 3'd5) begin
+            word <= word + 3'd1;
+        end
         in_frame <= !tap_tlast;
     end
     if (rst) begin

@@ -290,6 +290,7 @@ function [102:0] choice_of;
     input [31:0]      timeout;
     reg   [3:0]       hits, frees, stales;
     reg   [1:0]       chosen;
+    reg   [97:0]      entry_fields;
     begin
         hits = hits_of(ids, flow);
         frees = {!ids[315], !ids[210], !ids[105], !ids[0]};
@@ -299,8 +300,16 @@ function [102:0] choice_of;
                   way_stale(ids[0], seen[0 +: 32], now, timeout)};
         chosen = |hits ? first_of(hits[2:0]) : |frees ? first_of(frees[2:0])
                                              : first_of(stales[2:0]);
+        // (constant slices: a simulator's variable part-select of a vector whose slices are
+        // not word-aligned reads past its end)
+        case (chosen)
+            2'd0: entry_fields = fields[0 +: 98];
+            2'd1: entry_fields = fields[98 +: 98];
+            2'd2: entry_fields = fields[196 +: 98];
+            default: entry_fields = fields[294 +: 98];
+        endcase
         choice_of = {|hits, |(hits | frees | stales), !(|hits) && !(|frees) && |stales, chosen,
-                     fields[98*chosen +: 98]};
+                     entry_fields};
     end
 endfunction
 
@@ -313,7 +322,12 @@ function [133:0] lookup_of;
     reg   [3:0]       hits;
     begin
         hits = hits_of(ids, flow);
-        lookup_of = {|hits, fields[133*first_of(hits[2:0]) +: 133]};
+        case (first_of(hits[2:0]))
+            2'd0: lookup_of = {|hits, fields[0 +: 133]};
+            2'd1: lookup_of = {|hits, fields[133 +: 133]};
+            2'd2: lookup_of = {|hits, fields[266 +: 133]};
+            default: lookup_of = {|hits, fields[399 +: 133]};
+        endcase
     end
 endfunction
 

@@ -13,9 +13,8 @@
  *                                commands, the exporter's headers
  *                            <-- status, now_us, the lookup's answer, counters <-- the pulses
  *
- * The registers are packed into flowlat_table's rule layout (128 bits a rule; only while the
- * monitor is enabled, the only clocks the table reads them) and flowlat_table's profile layout
- * (128 bits a profile). The MTU register is taken as 200 when
+ * The registers are packed into flowlat_table's rule layout (128 bits a rule) and
+ * flowlat_table's profile layout (128 bits a profile). The MTU register is taken as 200 when
  * below, 9000 when above. m_axis_tuser is control.export_ports, taken at a frame's first word
  * and held to its last, so that a frame goes out of one set of ports whatever software writes
  * meanwhile.
@@ -134,8 +133,8 @@ wire [15:0]  lookup_sport;
 wire [15:0]  lookup_dport;
 wire [7:0]   lookup_protocol;
 
-// The rules' and profiles' registers, one wire each (so that nothing copies them in every
-// clock: the rules are packed only when read, below)
+// The rules' and profiles' registers, one wire each (a simulator's alias of the register),
+// packed directly into the table's layouts below: no intermediate vectors rebuilt every clock
 wire [31:0] rule_src_ip_0, rule_src_ip_1, rule_src_ip_2, rule_src_ip_3, rule_src_ip_4,
             rule_src_ip_5, rule_src_ip_6, rule_src_ip_7, rule_src_ip_8, rule_src_ip_9,
             rule_src_ip_10, rule_src_ip_11, rule_src_ip_12, rule_src_ip_13, rule_src_ip_14,
@@ -583,81 +582,73 @@ function [127:0] profile_of;
     profile_of = {31'd0, stateful, min_interval_us, low, high};
 endfunction
 
-// The table reads the rules only in a clock when the monitor is enabled (config_enable, as it
-// takes a record): they are packed only then (0 otherwise, never read), so that a simulator
-// evaluating this in every clock packs them only while monitoring. The profiles are whole
-// words (no packing), and the table may read them after the monitor is disabled (the record
-// it is busy with).
-reg  [16*128-1:0] config_rules;
-always @* begin
-    config_rules = {16*128{1'b0}};
-    if (control_monitor_enable)
-        config_rules = {
-            rule_of(rule_valid_15, rule_profile_15, rule_egress_ports_15, rule_dport_any_15,
-                    rule_dport_15, rule_sport_any_15, rule_sport_15, rule_protocol_any_15,
-                    rule_protocol_15, rule_dst_length_15, rule_dst_ip_15, rule_src_length_15,
-                    rule_src_ip_15),
-            rule_of(rule_valid_14, rule_profile_14, rule_egress_ports_14, rule_dport_any_14,
-                    rule_dport_14, rule_sport_any_14, rule_sport_14, rule_protocol_any_14,
-                    rule_protocol_14, rule_dst_length_14, rule_dst_ip_14, rule_src_length_14,
-                    rule_src_ip_14),
-            rule_of(rule_valid_13, rule_profile_13, rule_egress_ports_13, rule_dport_any_13,
-                    rule_dport_13, rule_sport_any_13, rule_sport_13, rule_protocol_any_13,
-                    rule_protocol_13, rule_dst_length_13, rule_dst_ip_13, rule_src_length_13,
-                    rule_src_ip_13),
-            rule_of(rule_valid_12, rule_profile_12, rule_egress_ports_12, rule_dport_any_12,
-                    rule_dport_12, rule_sport_any_12, rule_sport_12, rule_protocol_any_12,
-                    rule_protocol_12, rule_dst_length_12, rule_dst_ip_12, rule_src_length_12,
-                    rule_src_ip_12),
-            rule_of(rule_valid_11, rule_profile_11, rule_egress_ports_11, rule_dport_any_11,
-                    rule_dport_11, rule_sport_any_11, rule_sport_11, rule_protocol_any_11,
-                    rule_protocol_11, rule_dst_length_11, rule_dst_ip_11, rule_src_length_11,
-                    rule_src_ip_11),
-            rule_of(rule_valid_10, rule_profile_10, rule_egress_ports_10, rule_dport_any_10,
-                    rule_dport_10, rule_sport_any_10, rule_sport_10, rule_protocol_any_10,
-                    rule_protocol_10, rule_dst_length_10, rule_dst_ip_10, rule_src_length_10,
-                    rule_src_ip_10),
-            rule_of(rule_valid_9, rule_profile_9, rule_egress_ports_9, rule_dport_any_9,
-                    rule_dport_9, rule_sport_any_9, rule_sport_9, rule_protocol_any_9,
-                    rule_protocol_9, rule_dst_length_9, rule_dst_ip_9, rule_src_length_9,
-                    rule_src_ip_9),
-            rule_of(rule_valid_8, rule_profile_8, rule_egress_ports_8, rule_dport_any_8,
-                    rule_dport_8, rule_sport_any_8, rule_sport_8, rule_protocol_any_8,
-                    rule_protocol_8, rule_dst_length_8, rule_dst_ip_8, rule_src_length_8,
-                    rule_src_ip_8),
-            rule_of(rule_valid_7, rule_profile_7, rule_egress_ports_7, rule_dport_any_7,
-                    rule_dport_7, rule_sport_any_7, rule_sport_7, rule_protocol_any_7,
-                    rule_protocol_7, rule_dst_length_7, rule_dst_ip_7, rule_src_length_7,
-                    rule_src_ip_7),
-            rule_of(rule_valid_6, rule_profile_6, rule_egress_ports_6, rule_dport_any_6,
-                    rule_dport_6, rule_sport_any_6, rule_sport_6, rule_protocol_any_6,
-                    rule_protocol_6, rule_dst_length_6, rule_dst_ip_6, rule_src_length_6,
-                    rule_src_ip_6),
-            rule_of(rule_valid_5, rule_profile_5, rule_egress_ports_5, rule_dport_any_5,
-                    rule_dport_5, rule_sport_any_5, rule_sport_5, rule_protocol_any_5,
-                    rule_protocol_5, rule_dst_length_5, rule_dst_ip_5, rule_src_length_5,
-                    rule_src_ip_5),
-            rule_of(rule_valid_4, rule_profile_4, rule_egress_ports_4, rule_dport_any_4,
-                    rule_dport_4, rule_sport_any_4, rule_sport_4, rule_protocol_any_4,
-                    rule_protocol_4, rule_dst_length_4, rule_dst_ip_4, rule_src_length_4,
-                    rule_src_ip_4),
-            rule_of(rule_valid_3, rule_profile_3, rule_egress_ports_3, rule_dport_any_3,
-                    rule_dport_3, rule_sport_any_3, rule_sport_3, rule_protocol_any_3,
-                    rule_protocol_3, rule_dst_length_3, rule_dst_ip_3, rule_src_length_3,
-                    rule_src_ip_3),
-            rule_of(rule_valid_2, rule_profile_2, rule_egress_ports_2, rule_dport_any_2,
-                    rule_dport_2, rule_sport_any_2, rule_sport_2, rule_protocol_any_2,
-                    rule_protocol_2, rule_dst_length_2, rule_dst_ip_2, rule_src_length_2,
-                    rule_src_ip_2),
-            rule_of(rule_valid_1, rule_profile_1, rule_egress_ports_1, rule_dport_any_1,
-                    rule_dport_1, rule_sport_any_1, rule_sport_1, rule_protocol_any_1,
-                    rule_protocol_1, rule_dst_length_1, rule_dst_ip_1, rule_src_length_1,
-                    rule_src_ip_1),
-            rule_of(rule_valid_0, rule_profile_0, rule_egress_ports_0, rule_dport_any_0,
-                    rule_dport_0, rule_sport_any_0, rule_sport_0, rule_protocol_any_0,
-                    rule_protocol_0, rule_dst_length_0, rule_dst_ip_0, rule_src_length_0,
-                    rule_src_ip_0)};
-end
+// (Not gated by the monitor's enable, although the table reads them only then: in the FPGA the
+// gate would be one input more to every bit of the rules' match)
+wire [16*128-1:0] config_rules = {
+    rule_of(rule_valid_15, rule_profile_15, rule_egress_ports_15, rule_dport_any_15,
+            rule_dport_15, rule_sport_any_15, rule_sport_15, rule_protocol_any_15,
+            rule_protocol_15, rule_dst_length_15, rule_dst_ip_15, rule_src_length_15,
+            rule_src_ip_15),
+    rule_of(rule_valid_14, rule_profile_14, rule_egress_ports_14, rule_dport_any_14,
+            rule_dport_14, rule_sport_any_14, rule_sport_14, rule_protocol_any_14,
+            rule_protocol_14, rule_dst_length_14, rule_dst_ip_14, rule_src_length_14,
+            rule_src_ip_14),
+    rule_of(rule_valid_13, rule_profile_13, rule_egress_ports_13, rule_dport_any_13,
+            rule_dport_13, rule_sport_any_13, rule_sport_13, rule_protocol_any_13,
+            rule_protocol_13, rule_dst_length_13, rule_dst_ip_13, rule_src_length_13,
+            rule_src_ip_13),
+    rule_of(rule_valid_12, rule_profile_12, rule_egress_ports_12, rule_dport_any_12,
+            rule_dport_12, rule_sport_any_12, rule_sport_12, rule_protocol_any_12,
+            rule_protocol_12, rule_dst_length_12, rule_dst_ip_12, rule_src_length_12,
+            rule_src_ip_12),
+    rule_of(rule_valid_11, rule_profile_11, rule_egress_ports_11, rule_dport_any_11,
+            rule_dport_11, rule_sport_any_11, rule_sport_11, rule_protocol_any_11,
+            rule_protocol_11, rule_dst_length_11, rule_dst_ip_11, rule_src_length_11,
+            rule_src_ip_11),
+    rule_of(rule_valid_10, rule_profile_10, rule_egress_ports_10, rule_dport_any_10,
+            rule_dport_10, rule_sport_any_10, rule_sport_10, rule_protocol_any_10,
+            rule_protocol_10, rule_dst_length_10, rule_dst_ip_10, rule_src_length_10,
+            rule_src_ip_10),
+    rule_of(rule_valid_9, rule_profile_9, rule_egress_ports_9, rule_dport_any_9,
+            rule_dport_9, rule_sport_any_9, rule_sport_9, rule_protocol_any_9,
+            rule_protocol_9, rule_dst_length_9, rule_dst_ip_9, rule_src_length_9,
+            rule_src_ip_9),
+    rule_of(rule_valid_8, rule_profile_8, rule_egress_ports_8, rule_dport_any_8,
+            rule_dport_8, rule_sport_any_8, rule_sport_8, rule_protocol_any_8,
+            rule_protocol_8, rule_dst_length_8, rule_dst_ip_8, rule_src_length_8,
+            rule_src_ip_8),
+    rule_of(rule_valid_7, rule_profile_7, rule_egress_ports_7, rule_dport_any_7,
+            rule_dport_7, rule_sport_any_7, rule_sport_7, rule_protocol_any_7,
+            rule_protocol_7, rule_dst_length_7, rule_dst_ip_7, rule_src_length_7,
+            rule_src_ip_7),
+    rule_of(rule_valid_6, rule_profile_6, rule_egress_ports_6, rule_dport_any_6,
+            rule_dport_6, rule_sport_any_6, rule_sport_6, rule_protocol_any_6,
+            rule_protocol_6, rule_dst_length_6, rule_dst_ip_6, rule_src_length_6,
+            rule_src_ip_6),
+    rule_of(rule_valid_5, rule_profile_5, rule_egress_ports_5, rule_dport_any_5,
+            rule_dport_5, rule_sport_any_5, rule_sport_5, rule_protocol_any_5,
+            rule_protocol_5, rule_dst_length_5, rule_dst_ip_5, rule_src_length_5,
+            rule_src_ip_5),
+    rule_of(rule_valid_4, rule_profile_4, rule_egress_ports_4, rule_dport_any_4,
+            rule_dport_4, rule_sport_any_4, rule_sport_4, rule_protocol_any_4,
+            rule_protocol_4, rule_dst_length_4, rule_dst_ip_4, rule_src_length_4,
+            rule_src_ip_4),
+    rule_of(rule_valid_3, rule_profile_3, rule_egress_ports_3, rule_dport_any_3,
+            rule_dport_3, rule_sport_any_3, rule_sport_3, rule_protocol_any_3,
+            rule_protocol_3, rule_dst_length_3, rule_dst_ip_3, rule_src_length_3,
+            rule_src_ip_3),
+    rule_of(rule_valid_2, rule_profile_2, rule_egress_ports_2, rule_dport_any_2,
+            rule_dport_2, rule_sport_any_2, rule_sport_2, rule_protocol_any_2,
+            rule_protocol_2, rule_dst_length_2, rule_dst_ip_2, rule_src_length_2,
+            rule_src_ip_2),
+    rule_of(rule_valid_1, rule_profile_1, rule_egress_ports_1, rule_dport_any_1,
+            rule_dport_1, rule_sport_any_1, rule_sport_1, rule_protocol_any_1,
+            rule_protocol_1, rule_dst_length_1, rule_dst_ip_1, rule_src_length_1,
+            rule_src_ip_1),
+    rule_of(rule_valid_0, rule_profile_0, rule_egress_ports_0, rule_dport_any_0,
+            rule_dport_0, rule_sport_any_0, rule_sport_0, rule_protocol_any_0,
+            rule_protocol_0, rule_dst_length_0, rule_dst_ip_0, rule_src_length_0,
+            rule_src_ip_0)};
 
 wire [8*128-1:0] config_profiles = {
     profile_of(profile_stateful_7, profile_min_interval_us_7, profile_low_7, profile_high_7),

@@ -85,8 +85,10 @@ module flowlat_core #(
     output wire              count_events_lost
 );
 
+// The ports' records: arrays rather than packed vectors, so that a simulator makes no 892-bit
+// copies with bit shifts in every clock (223 is not a multiple of 32)
 wire [3:0]     tap_valid;
-wire [4*223-1:0] tap_record;
+wire [222:0]   tap_record[0:3];
 
 genvar i;
 generate
@@ -106,7 +108,7 @@ generate
             .ingress(ingress[3*i +: 3]),
             .occupancy(occupancy[20*i +: 20]),
             .record_valid(tap_valid[i]),
-            .record(tap_record[223*i +: 223]),
+            .record(tap_record[i]),
             .not_ipv4(count_not_ipv4[i]),
             .no_stamp(count_no_stamp[i])
         );
@@ -115,21 +117,24 @@ endgenerate
 
 // One record held per port until the round robin takes it into the FIFO
 reg [3:0]        held = 4'd0;
-reg [4*223-1:0]  held_record = {4*223{1'b0}};
+reg [222:0]      held_record[0:3];   // (no initial value: read only when held)
 reg [1:0]        turn = 2'd0;    // the port served first
 wire             fifo_ready;
 reg  [1:0]       chosen;
 reg              any;
 integer k;
 
+// (the loops below are skipped when no port has a record: the same values, and a simulator
+// then tries no port in a clock without records)
 always @* begin
     any = 1'b0;
     chosen = turn;
-    for (k = 3; k >= 0; k = k - 1)
-        if (held[(turn + k[1:0]) & 2'd3]) begin
-            any = 1'b1;
-            chosen = (turn + k[1:0]) & 2'd3;
-        end
+    if (held != 4'd0)
+        for (k = 3; k >= 0; k = k - 1)
+            if (held[(turn + k[1:0]) & 2'd3]) begin
+                any = 1'b1;
+                chosen = (turn + k[1:0]) & 2'd3;
+            end
 end
 
 wire take = any && fifo_ready;
@@ -140,13 +145,15 @@ always @(posedge clk) begin
         held[chosen] <= 1'b0;
         turn <= chosen + 2'd1;
     end
-    for (k = 0; k < 4; k = k + 1) begin
-        if (tap_valid[k]) begin
-            // a new record replaces one still held only when the FIFO stayed full
-            if (held[k] && !(take && chosen == k[1:0]))
-                count_records_lost[k] <= 1'b1;
-            held[k] <= 1'b1;
-            held_record[223*k +: 223] <= tap_record[223*k +: 223];
+    if (tap_valid != 4'd0) begin
+        for (k = 0; k < 4; k = k + 1) begin
+            if (tap_valid[k]) begin
+                // a new record replaces one still held only when the FIFO stayed full
+                if (held[k] && !(take && chosen == k[1:0]))
+                    count_records_lost[k] <= 1'b1;
+                held[k] <= 1'b1;
+                held_record[k] <= tap_record[k];
+            end
         end
     end
     if (rst) begin
@@ -166,7 +173,7 @@ flowlat_fifo #(
 ) record_fifo (
     .clk(clk),
     .rst(rst),
-    .s_data(held_record[223*chosen +: 223]),
+    .s_data(held_record[chosen]),
     .s_valid(take),
     .s_ready(fifo_ready),
     .m_data(record),

@@ -115,15 +115,30 @@ reg [31:0] template_second = 32'd0;   // the time of day's second when it was la
 reg [7:0]  prescale = 8'd0;
 reg [31:0] waited_us = 32'd0;         // since the oldest waiting event came
 
+reg  [2:0]  state = S_IDLE;
+
 // Records per message: what the MTU leaves after IP, UDP, IPFIX headers, the data set's
-// header and the template set when it goes, 48 bytes each, at most 64 (the event FIFO)
-wire [15:0] room_with = config_mtu >= 16'd192 ? config_mtu - 16'd144 : 16'd48;
-wire [15:0] room_without = config_mtu >= 16'd96 ? config_mtu - 16'd48 : 16'd48;
-wire [15:0] fit_with = room_with / 16'd48;
-wire [15:0] fit_without = room_without / 16'd48;
-wire [6:0]  max_with = fit_with > 16'd64 ? 7'd64 : fit_with[6:0];
-wire [6:0]  max_without = fit_without > 16'd64 ? 7'd64 : fit_without[6:0];
-wire [6:0]  max_records = template_due ? max_with : max_without;
+// header and the template set when it goes, 48 bytes each, at most 64 (the event FIFO).
+// Read only when a message may start (export on, idle): computed only then (0 otherwise), so
+// that a simulator makes its divisions only then.
+function [6:0] records_fitting;
+    input [15:0] room;  // bytes
+    reg   [15:0] fit;
+    begin
+        fit = room / 16'd48;
+        records_fitting = fit > 16'd64 ? 7'd64 : fit[6:0];
+    end
+endfunction
+
+reg  [6:0]  max_records;
+always @* begin
+    max_records = 7'd0;
+    if (config_enable && was_enabled && state == S_IDLE)
+        max_records = template_due
+            ? records_fitting(config_mtu >= 16'd192 ? config_mtu - 16'd144 : 16'd48)
+            : records_fitting(config_mtu >= 16'd96 ? config_mtu - 16'd48 : 16'd48);
+end
+
 wire        timed_out = s_event_valid && waited_us >= config_flush_timeout_us;
 // Not in the clock export is enabled: the template is due from the next, and goes first
 wire        send_now = config_enable && was_enabled &&
@@ -132,7 +147,6 @@ wire        send_now = config_enable && was_enabled &&
 // ---------------------------------------------------------------------------------------------
 // The message being sent
 
-reg  [2:0]  state = S_IDLE;
 reg         with_template = 1'b0;
 reg  [6:0]  records = 7'd0;        // in this message
 reg  [6:0]  records_left = 7'd0;
@@ -141,40 +155,19 @@ reg  [15:0] messages = 16'd0;
 reg  [31:0] sequence_number = 32'd0;      // data records sent before this message
 reg  [31:0] export_time = 32'd0;
 
-wire [15:0] data_bytes = records == 7'd0 ? 16'd0 : 16'd4 + {9'd0, records} * 16'd48;
-wire [15:0] ipfix_length = 16'd16 + (with_template ? 16'd96 : 16'd0) + data_bytes;
-wire [15:0] udp_length = ipfix_length + 16'd8;
-wire [15:0] ip_length = udp_length + 16'd20;
-
-// IPv4 header checksum over the ten 16-bit words
-wire [15:0] ip_sum = sum16(sum16(sum16(16'h4500, ip_length), sum16(messages, 16'h4000)),
-                           sum16(sum16(16'h4011, sum16(config_source_ip[31:16],
-                                                        config_source_ip[15:0])),
-                                 sum16(config_destination_ip[31:16],
-                                       config_destination_ip[15:0])));
-
-// The prefix: headers (58 bytes), the template set (96) when it goes, the data set's header
-// (4) when records go; bytes in order, byte 0 in bits 7:0
-wire [58*8-1:0] headers = {
-    config_observation_domain[7:0], config_observation_domain[15:8],
-    config_observation_domain[23:16], config_observation_domain[31:24],
-    sequence_number[7:0], sequence_number[15:8], sequence_number[23:16], sequence_number[31:24],
-    export_time[7:0], export_time[15:8], export_time[23:16], export_time[31:24],
-    ipfix_length[7:0], ipfix_length[15:8], 8'h0a, 8'h00,
-    16'h0000, udp_length[7:0], udp_length[15:8],
-    config_destination_port[7:0], config_destination_port[15:8],
-    config_source_port[7:0], config_source_port[15:8],
-    config_destination_ip[7:0], config_destination_ip[15:8], config_destination_ip[23:16],
-    config_destination_ip[31:24],
-    config_source_ip[7:0], config_source_ip[15:8], config_source_ip[23:16],
-    config_source_ip[31:24],
-    ~ip_sum[7:0], ~ip_sum[15:8], 8'd17, 8'd64, 8'h00, 8'h40,
-    messages[7:0], messages[15:8], ip_length[7:0], ip_length[15:8], 8'h00, 8'h45,
-    8'h00, 8'h08,
-    config_source_mac[7:0], config_source_mac[15:8], config_source_mac[23:16],
-    config_source_mac[31:24], config_source_mac[39:32], config_source_mac[47:40],
-    config_destination_mac[7:0], config_destination_mac[15:8], config_destination_mac[23:16],
-    config_destination_mac[31:24], config_destination_mac[39:32], config_destination_mac[47:40]};
+// The prefix and its fields, computed (below, with the chunk offered) while a message is being
+// sent (not IDLE), the only clocks they are read (0 otherwise): a simulator then evaluates
+// them only while sending
+reg [15:0]      data_bytes;
+reg [15:0]      ipfix_length;
+reg [15:0]      udp_length;
+reg [15:0]      ip_length;
+reg [15:0]      ip_sum;
+reg [58*8-1:0]  headers;
+reg [96*8-1:0]  template_set;
+reg [31:0]      data_set_header;
+reg [160*8-1:0] prefix;
+reg [7:0]       prefix_bytes;
 
 // An enterprise field specifier: {IE | 0x8000, length, PEN}, 8 bytes in order
 function [63:0] enterprise_field;
@@ -192,64 +185,43 @@ function [31:0] field;
     field = {length, 8'h00, element[7:0], element[15:8]};
 endfunction
 
-wire [96*8-1:0] template_set = {
-    enterprise_field(8'd7, 8'd4, config_enterprise_number),
-    enterprise_field(8'd6, 8'd4, config_enterprise_number),
-    enterprise_field(8'd5, 8'd4, config_enterprise_number),
-    enterprise_field(8'd4, 8'd1, config_enterprise_number),
-    enterprise_field(8'd3, 8'd1, config_enterprise_number),
-    enterprise_field(8'd2, 8'd1, config_enterprise_number),
-    enterprise_field(8'd1, 8'd4, config_enterprise_number),
-    field(16'd14, 8'd4), field(16'd10, 8'd4), field(16'd11, 8'd2), field(16'd7, 8'd2),
-    field(16'd4, 8'd1), field(16'd12, 8'd4), field(16'd8, 8'd4), field(16'd325, 8'd8),
-    8'd15, 8'd0, TEMPLATE_ID[7:0], TEMPLATE_ID[15:8],   // template record header
-    8'd96, 8'd0, 8'd2, 8'd0};                            // set header: ID 2, length 96
-
-wire [31:0] data_set_header = {data_bytes[7:0], data_bytes[15:8], TEMPLATE_ID[7:0],
-                               TEMPLATE_ID[15:8]};
-
-// The prefix, 158 bytes at most (in 20 chunks of 8), and its length: 62, 154 or 158
-wire [160*8-1:0] prefix = with_template
-    ? (records != 7'd0 ? {16'd0, data_set_header, template_set, headers}
-                       : {16'd0, 32'd0, template_set, headers})
-    : {16'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, data_set_header, headers};
-wire [7:0] prefix_bytes = with_template ? (records != 7'd0 ? 8'd158 : 8'd154) : 8'd62;
-
-// The record of the event being sent (48 bytes in order)
+// The event being sent
 reg  [295:0] event_data = 296'd0;
-wire [31:0]  src_ip = event_data[31:0];
-wire [31:0]  dst_ip = event_data[63:32];
-wire [7:0]   protocol = event_data[71:64];
-wire [15:0]  sport = event_data[87:72];
-wire [15:0]  dport = event_data[103:88];
-wire [7:0]   ingress = {5'd0, event_data[106:104]};
-wire [7:0]   egress = {6'd0, event_data[108:107]};
-wire [31:0]  residence = event_data[140:109];
-wire [31:0]  tx_seconds = event_data[202:171];
-wire [29:0]  tx_nanoseconds = event_data[170:141];
-wire [31:0]  occupancy = {12'd0, event_data[222:203]};
-wire [31:0]  high = event_data[254:223];
-wire [31:0]  low = event_data[286:255];
-wire [7:0]   profile = {5'd0, event_data[289:287]};
-wire [7:0]   group = {4'd0, event_data[293:290]};
-wire [7:0]   kind = {6'd0, event_data[295:294]};
-// nanoseconds as a 2^-32 s fraction: ns * 2^83 / 10^9, divided by 2^51 rounded to the
-// nearest (no ties: the true fraction is never a half, see FRACTION_PER_NS)
-wire [83:0]  fraction_product = {54'd0, tx_nanoseconds} * {30'd0, FRACTION_PER_NS};
-wire [31:0]  ntp_fraction = fraction_product[82:51] + {31'd0, fraction_product[50]};
-wire         unused = &{1'b0, fraction_product[83], fraction_product[49:0]};
-wire [31:0]  ntp_seconds = tx_seconds + NTP_OFFSET;
 
 function [31:0] bytes4;  // a 32-bit value's bytes in order
     input [31:0] v;
     bytes4 = {v[7:0], v[15:8], v[23:16], v[31:24]};
 endfunction
 
-wire [48*8-1:0] record_bytes = {
-    bytes4(occupancy), bytes4(low), bytes4(high), profile, group, kind, bytes4(residence),
-    bytes4({24'd0, egress}), bytes4({24'd0, ingress}), dport[7:0], dport[15:8],
-    sport[7:0], sport[15:8], protocol, bytes4(dst_ip), bytes4(src_ip),
-    bytes4(ntp_fraction), bytes4(ntp_seconds)};
+// Chunk `index` (8 bytes) of an event's record (48 bytes in order). A function called in the
+// clock the chunk is offered (a simulator then evaluates it only while sending records).
+function [63:0] record_chunk;
+    input [295:0] event_;
+    input [4:0]   index;
+    reg   [83:0]  fraction_product;
+    reg   [31:0]  ntp_fraction;
+    reg           unused;
+    reg   [48*8-1:0] record_bytes;
+    begin
+        // nanoseconds (event bits 170:141) as a 2^-32 s fraction: ns * 2^83 / 10^9, divided
+        // by 2^51 rounded to the nearest (no ties: the true fraction is never a half, see
+        // FRACTION_PER_NS)
+        fraction_product = {54'd0, event_[170:141]} * {30'd0, FRACTION_PER_NS};
+        ntp_fraction = fraction_product[82:51] + {31'd0, fraction_product[50]};
+        unused = &{1'b0, fraction_product[83], fraction_product[49:0]};
+        // occupancy, low, high, profile, group, kind, residence, egress, ingress, dport,
+        // sport, protocol, dst_ip, src_ip, the NTP fraction and seconds (tx_seconds +
+        // NTP_OFFSET)
+        record_bytes = {
+            bytes4({12'd0, event_[222:203]}), bytes4(event_[286:255]), bytes4(event_[254:223]),
+            5'd0, event_[289:287], 4'd0, event_[293:290], 6'd0, event_[295:294],
+            bytes4(event_[140:109]), bytes4({30'd0, event_[108:107]}),
+            bytes4({29'd0, event_[106:104]}), event_[95:88], event_[103:96],
+            event_[79:72], event_[87:80], event_[71:64], bytes4(event_[63:32]),
+            bytes4(event_[31:0]), bytes4(ntp_fraction), bytes4(event_[202:171] + NTP_OFFSET)};
+        record_chunk = record_bytes[64*index +: 64];
+    end
+endfunction
 
 // ---------------------------------------------------------------------------------------------
 // The byte packer: chunks of up to 8 bytes in, 64-bit words out
@@ -265,30 +237,124 @@ assign m_axis_tlast = flushing && held <= 4'd8;
 
 wire       word_out = m_axis_tvalid && m_axis_tready;
 wire [3:0] kept = word_out ? (held >= 4'd8 ? held - 4'd8 : 4'd0) : held;
-wire [119:0] shifted = word_out ? {64'd0, buffer[119:64]} : buffer;
 
-// The chunk offered in this clock, and whether the packer takes it (room for 8 more)
+// The chunk offered in this clock, and whether the packer takes it (room for 8 more). In the
+// block that computes the prefix, so that a simulator keeps the prefix as a temporary of this
+// block (it is then not stored while idle).
 reg  [63:0] chunk_data;
 reg  [3:0]  chunk_bytes;
-wire [7:0]  prefix_left = prefix_bytes - {chunk, 3'd0};
+reg  [7:0]  prefix_left;
 always @* begin
+    data_bytes = 16'd0;
+    ipfix_length = 16'd0;
+    udp_length = 16'd0;
+    ip_length = 16'd0;
+    ip_sum = 16'd0;
+    headers = {58*8{1'b0}};
+    template_set = {96*8{1'b0}};
+    data_set_header = 32'd0;
+    prefix = {160*8{1'b0}};
+    prefix_bytes = 8'd0;
+    prefix_left = 8'd0;
     chunk_data = 64'd0;
     chunk_bytes = 4'd0;
-    if (state == S_PREFIX) begin
-        chunk_data = prefix[64*chunk +: 64];
-        chunk_bytes = prefix_left >= 8'd8 ? 4'd8 : prefix_left[3:0];
-    end else if (state == S_RECORD) begin
-        chunk_data = record_bytes[64*chunk +: 64];
-        chunk_bytes = 4'd8;
+    if (state != S_IDLE) begin
+        data_bytes = records == 7'd0 ? 16'd0 : 16'd4 + {9'd0, records} * 16'd48;
+        ipfix_length = 16'd16 + (with_template ? 16'd96 : 16'd0) + data_bytes;
+        udp_length = ipfix_length + 16'd8;
+        ip_length = udp_length + 16'd20;
+
+        // IPv4 header checksum over the ten 16-bit words
+        ip_sum = sum16(sum16(sum16(16'h4500, ip_length), sum16(messages, 16'h4000)),
+                       sum16(sum16(16'h4011, sum16(config_source_ip[31:16],
+                                                    config_source_ip[15:0])),
+                             sum16(config_destination_ip[31:16],
+                                   config_destination_ip[15:0])));
+
+        // The prefix: headers (58 bytes), the template set (96) when it goes, the data set's
+        // header (4) when records go; bytes in order, byte 0 in bits 7:0
+        headers = {
+            config_observation_domain[7:0], config_observation_domain[15:8],
+            config_observation_domain[23:16], config_observation_domain[31:24],
+            sequence_number[7:0], sequence_number[15:8], sequence_number[23:16],
+            sequence_number[31:24],
+            export_time[7:0], export_time[15:8], export_time[23:16], export_time[31:24],
+            ipfix_length[7:0], ipfix_length[15:8], 8'h0a, 8'h00,
+            16'h0000, udp_length[7:0], udp_length[15:8],
+            config_destination_port[7:0], config_destination_port[15:8],
+            config_source_port[7:0], config_source_port[15:8],
+            config_destination_ip[7:0], config_destination_ip[15:8],
+            config_destination_ip[23:16], config_destination_ip[31:24],
+            config_source_ip[7:0], config_source_ip[15:8], config_source_ip[23:16],
+            config_source_ip[31:24],
+            ~ip_sum[7:0], ~ip_sum[15:8], 8'd17, 8'd64, 8'h00, 8'h40,
+            messages[7:0], messages[15:8], ip_length[7:0], ip_length[15:8], 8'h00, 8'h45,
+            8'h00, 8'h08,
+            config_source_mac[7:0], config_source_mac[15:8], config_source_mac[23:16],
+            config_source_mac[31:24], config_source_mac[39:32], config_source_mac[47:40],
+            config_destination_mac[7:0], config_destination_mac[15:8],
+            config_destination_mac[23:16], config_destination_mac[31:24],
+            config_destination_mac[39:32], config_destination_mac[47:40]};
+
+        template_set = {
+            enterprise_field(8'd7, 8'd4, config_enterprise_number),
+            enterprise_field(8'd6, 8'd4, config_enterprise_number),
+            enterprise_field(8'd5, 8'd4, config_enterprise_number),
+            enterprise_field(8'd4, 8'd1, config_enterprise_number),
+            enterprise_field(8'd3, 8'd1, config_enterprise_number),
+            enterprise_field(8'd2, 8'd1, config_enterprise_number),
+            enterprise_field(8'd1, 8'd4, config_enterprise_number),
+            field(16'd14, 8'd4), field(16'd10, 8'd4), field(16'd11, 8'd2), field(16'd7, 8'd2),
+            field(16'd4, 8'd1), field(16'd12, 8'd4), field(16'd8, 8'd4), field(16'd325, 8'd8),
+            8'd15, 8'd0, TEMPLATE_ID[7:0], TEMPLATE_ID[15:8],   // template record header
+            8'd96, 8'd0, 8'd2, 8'd0};                            // set header: ID 2, length 96
+
+        data_set_header = {data_bytes[7:0], data_bytes[15:8], TEMPLATE_ID[7:0],
+                           TEMPLATE_ID[15:8]};
+
+        // The prefix, 158 bytes at most (in 20 chunks of 8), and its length: 62, 154 or 158
+        prefix = with_template
+            ? (records != 7'd0 ? {16'd0, data_set_header, template_set, headers}
+                               : {16'd0, 32'd0, template_set, headers})
+            : {16'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, 96'd0, data_set_header,
+               headers};
+        prefix_bytes = with_template ? (records != 7'd0 ? 8'd158 : 8'd154) : 8'd62;
+
+        if (state == S_PREFIX) begin
+            prefix_left = prefix_bytes - {chunk, 3'd0};
+            chunk_data = prefix[64*chunk +: 64];
+            chunk_bytes = prefix_left >= 8'd8 ? 4'd8 : prefix_left[3:0];
+        end else if (state == S_RECORD) begin
+            chunk_data = record_chunk(event_data, chunk);
+            chunk_bytes = 4'd8;
+        end
     end
 end
 wire take_chunk = chunk_bytes != 4'd0 && kept <= 4'd7;
-wire [119:0] chunk_placed = {56'd0, chunk_data} << {kept, 3'b000};
-wire [119:0] chunk_mask = ~({120{1'b1}} << {chunk_bytes, 3'b000}) << {kept, 3'b000};
 
+// The buffer after a word out (shift) and a chunk of `bytes` taken in at byte `at` (take)
+function [119:0] buffer_after;
+    input [119:0] buffer_;
+    input         shift;
+    input         take;
+    input [63:0]  data;
+    input [3:0]   bytes;
+    input [3:0]   at;
+    reg   [119:0] shifted, placed, mask;
+    begin
+        shifted = shift ? {64'd0, buffer_[119:64]} : buffer_;
+        placed = {56'd0, data} << {at, 3'b000};
+        mask = ~({120{1'b1}} << {bytes, 3'b000}) << {at, 3'b000};
+        buffer_after = take ? (shifted & ~mask) | (placed & mask) : shifted;
+    end
+endfunction
+
+// The buffer changes only with a word out or a chunk in (a simulator then shifts it only then)
 always @(posedge clk) begin
-    buffer <= take_chunk ? (shifted & ~chunk_mask) | (chunk_placed & chunk_mask) : shifted;
-    held <= take_chunk ? kept + chunk_bytes : kept;
+    if (word_out || take_chunk) begin
+        buffer <= buffer_after(buffer, word_out, take_chunk, chunk_data, chunk_bytes, kept);
+        held <= take_chunk ? kept + chunk_bytes : kept;
+    end
     if (rst) begin
         held <= 4'd0;
     end

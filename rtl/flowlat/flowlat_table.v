@@ -24,7 +24,9 @@
  *
  * The match is computed in the clock that takes a record, inside the branch that uses it (the
  * same logic as a combinational match beside the table; a simulator then evaluates it only
- * for records, not in every clock). Profiles (128 bits each, profile p in
+ * for records, not in every clock); so are the ways' comparison in COMPARE and the new entry
+ * in UPDATE, the profile's test is made in UPDATE only, and the set is read in READ only (the
+ * block RAMs' read enable). Profiles (128 bits each, profile p in
  * bits 128p+127 : 128p): high[31:0], low[63:32], min_interval_us[95:64], stateful[96] (ns,
  * signed comparisons with the residence time):
  *   - stateless (stateful 0): an ABSOLUTE event (kind 1) when the residence exceeds high, and
@@ -153,6 +155,8 @@ function [SET_BITS-1:0] set_of;
     end
 endfunction
 
+reg [2:0] state = S_CLEAR;
+
 // ---------------------------------------------------------------------------------------------
 // The four ways
 
@@ -166,11 +170,15 @@ reg [SET_BITS-1:0]    address = {SET_BITS{1'b0}};
 reg [3:0]             write_ways = 4'd0;
 reg [ENTRY_WIDTH-1:0] write_entry = {ENTRY_WIDTH{1'b0}};
 
+// The set is read in READ only: COMPARE, the next state, is the only one that uses what is
+// read (no write is pending then: the last was in the clock after UPDATE or CLEAR)
 always @(posedge clk) begin
-    read0 <= way0[address];
-    read1 <= way1[address];
-    read2 <= way2[address];
-    read3 <= way3[address];
+    if (state == S_READ) begin
+        read0 <= way0[address];
+        read1 <= way1[address];
+        read2 <= way2[address];
+        read3 <= way3[address];
+    end
     if (write_ways[0]) way0[address] <= write_entry;
     if (write_ways[1]) way1[address] <= write_entry;
     if (write_ways[2]) way2[address] <= write_entry;
@@ -180,18 +188,14 @@ end
 // ---------------------------------------------------------------------------------------------
 // The record being handled
 
-reg  [2:0]   state = S_CLEAR;
 reg          clear_pending = 1'b0;
 reg          lookup_pending = 1'b0;
 reg  [103:0] pending_key = 104'd0;
 reg          is_lookup = 1'b0;
 reg  [222:0] record = 223'd0;
-reg  [3:0]   group = 4'd0;
-reg  [2:0]   profile = 3'd0;
-
-// The rule match of a record: its src_ip [31:0], dst_ip [63:32], protocol [71:64], sport
-// [87:72], dport [103:88] and egress port [105:104]
-wire [105:0] match_fields = {s_record[108:107], s_record[103:0]};
+reg  [6:0]   rule = 7'd0;      // {group, profile}: the record's first matching rule's
+wire [3:0]   group = rule[6:3];
+wire [2:0]   profile = rule[2:0];
 
 function [31:0] prefix_mask;
     input [5:0] length;
@@ -199,7 +203,8 @@ function [31:0] prefix_mask;
                   length >= 6'd32 ? 32'hffffffff : ~(32'hffffffff >> length);
 endfunction
 
-// Bit r: rule r matches the record
+// Bit r: rule r matches the record's src_ip [31:0], dst_ip [63:32], protocol [71:64], sport
+// [87:72], dport [103:88] and egress port [105:104]
 function [15:0] rules_matched;
     input [16*128-1:0] rules;
     input [105:0]      frame;
@@ -238,13 +243,9 @@ assign status_clearing = state == S_CLEAR;
 
 wire [103:0] key = record[103:0];
 wire signed [31:0] residence = record[140:109];
-wire [96:0] profile_config = config_profiles[128*profile +: 97];
-wire signed [31:0] high = profile_config[31:0];
-wire signed [31:0] low = profile_config[63:32];
-wire [31:0] min_interval_us = profile_config[95:64];
-wire stateful = profile_config[96];
 
-// COMPARE: which way
+// COMPARE: the set's ways against the flow. Functions of the ways read, called in the branch
+// that uses them (a simulator then evaluates them only in COMPARE, not in every clock)
 // entry: {key, valid} (bits 104:0)
 function way_hit;
     input [104:0] entry;
@@ -261,68 +262,142 @@ function way_stale;
     way_stale = valid && now - last_seen > timeout;
 endfunction
 
-wire [3:0] hits = {way_hit(read3[104:0], key), way_hit(read2[104:0], key),
-                   way_hit(read1[104:0], key), way_hit(read0[104:0], key)};
-wire [3:0] frees = {!read3[0], !read2[0], !read1[0], !read0[0]};
-wire [3:0] stales = {way_stale(read3[0], read3[237:206], now_us, config_idle_timeout_us),
-                     way_stale(read2[0], read2[237:206], now_us, config_idle_timeout_us),
-                     way_stale(read1[0], read1[237:206], now_us, config_idle_timeout_us),
-                     way_stale(read0[0], read0[237:206], now_us, config_idle_timeout_us)};
-
 // The first of the ways whose bit is set (way 3 when none of 0..2 is)
 function [1:0] first_of;
     input [2:0] bits;
     first_of = bits[0] ? 2'd0 : bits[1] ? 2'd1 : bits[2] ? 2'd2 : 2'd3;
 endfunction
 
-// the flow's own way, else a free one, else a stale one
-wire [1:0] chosen_way = |hits ? first_of(hits[2:0]) : |frees ? first_of(frees[2:0])
-                                                         : first_of(stales[2:0]);
-wire [1:0] hit_way = first_of(hits[2:0]);
-// What the update needs of the chosen way: {last ABSOLUTE event and sent[270:238],
-// packets and largest residence[205:142], breach[109]}
-wire [97:0] update_fields[0:3];
-// What a lookup shows of the flow's way: bits 237:105 (group .. last seen)
-wire [132:0] lookup_fields[0:3];
-assign update_fields[0] = {read0[270:238], read0[205:142], read0[109]};
-assign update_fields[1] = {read1[270:238], read1[205:142], read1[109]};
-assign update_fields[2] = {read2[270:238], read2[205:142], read2[109]};
-assign update_fields[3] = {read3[270:238], read3[205:142], read3[109]};
-assign lookup_fields[0] = read0[237:105];
-assign lookup_fields[1] = read1[237:105];
-assign lookup_fields[2] = read2[237:105];
-assign lookup_fields[3] = read3[237:105];
-wire [97:0]  chosen_fields = update_fields[chosen_way];
-wire [132:0] hit_fields = lookup_fields[hit_way];
-reg [1:0]             way = 2'd0;
-reg                   found = 1'b0;     // the flow's own way
-reg                   placed = 1'b0;    // found, or a new flow got a way
-reg                   evicting = 1'b0;  // the new flow takes a stale flow's way
-// The fields of the chosen way the update needs
-reg        old_breach_bit = 1'b0, old_event_sent = 1'b0;
-reg [31:0] old_max = 32'd0, old_packets = 32'd0, old_last_event = 32'd0;
+// The ways that hold the flow, of their {key, valid} (bits 104:0; way w in 105w+104 : 105w)
+function [3:0] hits_of;
+    input [4*105-1:0] ids;
+    input [103:0]     flow;
+    hits_of = {way_hit(ids[315 +: 105], flow), way_hit(ids[210 +: 105], flow),
+               way_hit(ids[105 +: 105], flow), way_hit(ids[0 +: 105], flow)};
+endfunction
 
-// UPDATE: the new entry and the event
+// The way for the update: the flow's own way, else a free one, else a stale one. Of the ways'
+// {key, valid}, last seen (bits 237:206) and what the update needs (98 bits: last ABSOLUTE
+// event and sent [270:238], packets and largest residence [205:142], breach [109]), way w in
+// the w-th slice of each: {found, placed (found, or a new flow gets a way), evicting (the new
+// flow takes a stale flow's way), the way, what the update needs of it}
+function [102:0] choice_of;
+    input [4*105-1:0] ids;
+    input [4*32-1:0]  seen;
+    input [4*98-1:0]  fields;
+    input [103:0]     flow;
+    input [31:0]      now;
+    input [31:0]      timeout;
+    reg   [3:0]       hits, frees, stales;
+    reg   [1:0]       chosen;
+    reg   [97:0]      entry_fields;
+    begin
+        hits = hits_of(ids, flow);
+        frees = {!ids[315], !ids[210], !ids[105], !ids[0]};
+        stales = {way_stale(ids[315], seen[96 +: 32], now, timeout),
+                  way_stale(ids[210], seen[64 +: 32], now, timeout),
+                  way_stale(ids[105], seen[32 +: 32], now, timeout),
+                  way_stale(ids[0], seen[0 +: 32], now, timeout)};
+        chosen = |hits ? first_of(hits[2:0]) : |frees ? first_of(frees[2:0])
+                                             : first_of(stales[2:0]);
+        // (constant slices: a simulator's variable part-select of a vector whose slices are
+        // not word-aligned reads past its end)
+        case (chosen)
+            2'd0: entry_fields = fields[0 +: 98];
+            2'd1: entry_fields = fields[98 +: 98];
+            2'd2: entry_fields = fields[196 +: 98];
+            default: entry_fields = fields[294 +: 98];
+        endcase
+        choice_of = {|hits, |(hits | frees | stales), !(|hits) && !(|frees) && |stales, chosen,
+                     entry_fields};
+    end
+endfunction
+
+// What a lookup shows: {found, the flow's way's bits 237:105 (group .. last seen)}, of the
+// ways' {key, valid} and bits 237:105, way w in the w-th slice of each
+function [133:0] lookup_of;
+    input [4*105-1:0] ids;
+    input [4*133-1:0] fields;
+    input [103:0]     flow;
+    reg   [3:0]       hits;
+    begin
+        hits = hits_of(ids, flow);
+        case (first_of(hits[2:0]))
+            2'd0: lookup_of = {|hits, fields[0 +: 133]};
+            2'd1: lookup_of = {|hits, fields[133 +: 133]};
+            2'd2: lookup_of = {|hits, fields[266 +: 133]};
+            default: lookup_of = {|hits, fields[399 +: 133]};
+        endcase
+    end
+endfunction
+
+// COMPARE's choice (choice_of's layout; one register, so that a simulator calls choice_of
+// once, not once a field)
+reg  [102:0] choice = 103'd0;
+wire         found = choice[102];     // the flow's own way
+wire         placed = choice[101];    // found, or a new flow got a way
+wire         evicting = choice[100];  // the new flow takes a stale flow's way
+wire [1:0]   way = choice[99:98];
+// The fields of the chosen way the update needs
+wire         old_event_sent = choice[97];
+wire [31:0]  old_last_event = choice[96:65];
+wire [31:0]  old_packets = choice[64:33];
+wire [31:0]  old_max = choice[32:1];
+wire         old_breach_bit = choice[0];
+
+// UPDATE: the new entry and the event. The profile's test: {absolute, rises, falls} from the
+// record's profile (high [31:0], low [63:32], min_interval_us [95:64], stateful [96]), the
+// flow's old state and the record's residence; made in UPDATE only (0 otherwise, unused)
 wire        old_breach = found && old_breach_bit;
-wire        interval_passed = !(found && old_event_sent) ||
-                              now_us - old_last_event >= min_interval_us;
-wire        absolute = !stateful && residence > high && interval_passed;
-wire        rises = stateful && !old_breach && residence > high;
-wire        falls = stateful && old_breach && residence < low;
+
+function [2:0] outcome_of;
+    input [96:0]        prof;
+    input               old_breach_, event_sent;   // event_sent: found and sent
+    input [31:0]        last_event, now;
+    input signed [31:0] res;
+    reg                 stateful;
+    begin
+        stateful = prof[96];
+        outcome_of = {!stateful && res > $signed(prof[31:0]) &&
+                          (!event_sent || now - last_event >= prof[95:64]),
+                      stateful && !old_breach_ && res > $signed(prof[31:0]),
+                      stateful && old_breach_ && res < $signed(prof[63:32])};
+    end
+endfunction
+
+reg  [2:0] outcome;
+wire       absolute = outcome[2];
+wire       rises = outcome[1];
+wire       falls = outcome[0];
+always @* begin
+    outcome = 3'd0;
+    if (state == S_UPDATE)
+        outcome = outcome_of(config_profiles[128*profile +: 97], old_breach,
+                             found && old_event_sent, old_last_event, now_us, residence);
+end
 wire        breach = rises ? 1'b1 : falls ? 1'b0 : old_breach;
 wire [1:0]  kind = absolute ? KIND_ABSOLUTE : rises ? KIND_HIGH : KIND_LOW;
 wire        event_now = absolute || rises || falls;
-wire [ENTRY_WIDTH-1:0] updated = {
-    absolute ? 1'b1 : found && old_event_sent,
-    absolute ? now_us : (found ? old_last_event : 32'd0),
-    now_us,
-    (found ? old_packets : 32'd0) + 32'd1,
-    (found && $signed(old_max) >= residence) ? old_max : residence,
-    residence,
-    breach,
-    group,
-    key,
-    1'b1};
+
+// The updated entry (called in UPDATE)
+function [ENTRY_WIDTH-1:0] updated_of;
+    input        absolute_, found_, breach_, event_sent;
+    input [31:0] last_event, packets, max, now;
+    input [31:0] res;
+    input [3:0]  group_;
+    input [103:0] flow;
+    updated_of = {
+        absolute_ ? 1'b1 : found_ && event_sent,
+        absolute_ ? now : (found_ ? last_event : 32'd0),
+        now,
+        (found_ ? packets : 32'd0) + 32'd1,
+        (found_ && $signed(max) >= $signed(res)) ? max : res,
+        res,
+        breach_,
+        group_,
+        flow,
+        1'b1};
+endfunction
 
 always @(posedge clk) begin
     write_ways <= 4'd0;
@@ -370,12 +445,14 @@ always @(posedge clk) begin
             end else if (s_record_valid) begin
                 if (!config_enable) begin
                     // taken and ignored
-                end else if (rules_matched(config_rules, match_fields) == 16'd0) begin
+                end else if (rules_matched(config_rules, {s_record[108:107], s_record[103:0]})
+                             == 16'd0) begin
                     count_unmatched <= 1'b1;
                 end else begin
                     is_lookup <= 1'b0;
                     record <= s_record;
-                    {group, profile} <= first_rule(config_rules, rules_matched(config_rules, match_fields));
+                    rule <= first_rule(config_rules, rules_matched(config_rules,
+                                                   {s_record[108:107], s_record[103:0]}));
                     address <= set_of(s_record[103:0]);
                     state <= S_READ;
                 end
@@ -383,24 +460,20 @@ always @(posedge clk) begin
         end
         S_READ: state <= S_COMPARE;  // the ways of the set are read in this clock
         S_COMPARE: begin
-            found <= |hits;
-            placed <= |(hits | frees | stales);
-            evicting <= !(|hits) && !(|frees) && |stales;
-            way <= chosen_way;
-            old_breach_bit <= chosen_fields[0];
-            old_max <= chosen_fields[32:1];
-            old_packets <= chosen_fields[64:33];
-            old_last_event <= chosen_fields[96:65];
-            old_event_sent <= chosen_fields[97];
+            choice <= choice_of({read3[104:0], read2[104:0], read1[104:0], read0[104:0]},
+                                {read3[237:206], read2[237:206], read1[237:206], read0[237:206]},
+                                {read3[270:238], read3[205:142], read3[109],
+                                 read2[270:238], read2[205:142], read2[109],
+                                 read1[270:238], read1[205:142], read1[109],
+                                 read0[270:238], read0[205:142], read0[109]},
+                                key, now_us, config_idle_timeout_us);
             if (is_lookup) begin
                 lookup_done <= 1'b1;
-                lookup_found <= |hits;
-                lookup_group <= hit_fields[3:0];
-                lookup_breach <= hit_fields[4];
-                lookup_last_residence <= hit_fields[36:5];
-                lookup_max_residence <= hit_fields[68:37];
-                lookup_packets <= hit_fields[100:69];
-                lookup_last_seen_us <= hit_fields[132:101];
+                {lookup_found, lookup_last_seen_us, lookup_packets, lookup_max_residence,
+                 lookup_last_residence, lookup_breach, lookup_group} <=
+                    lookup_of({read3[104:0], read2[104:0], read1[104:0], read0[104:0]},
+                              {read3[237:105], read2[237:105], read1[237:105], read0[237:105]},
+                              key);
                 state <= S_IDLE;
             end else begin
                 state <= S_UPDATE;
@@ -415,11 +488,13 @@ always @(posedge clk) begin
                 count_evicted <= evicting;
                 count_evicted_in_breach <= evicting && old_breach_bit;
                 write_ways <= 4'd1 << way;
-                write_entry <= updated;
+                write_entry <= updated_of(absolute, found, breach, old_event_sent, old_last_event,
+                                          old_packets, old_max, now_us, residence, group, key);
                 if (event_now) begin
                     if (m_event_ready) begin
                         m_event_valid <= 1'b1;
-                        m_event <= {kind, group, profile, low, high, record};
+                        m_event <= {kind, group, profile, config_profiles[128*profile +: 64],
+                                    record};
                         count_events <= 1'b1;
                     end else begin
                         count_events_lost <= 1'b1;

@@ -75,24 +75,60 @@ function [7:0] byte_of;
     byte_of = data[8*index +: 8];
 endfunction
 
-// Fields of words 1..3 and of word 4 (tap_tdata while it is taken)
-wire        is_ipv4 = byte_of(word1, 4) == 8'h08 && byte_of(word1, 5) == 8'h00 &&
-                      byte_of(word1, 6) == 8'h45;
-wire [7:0]  protocol = byte_of(word2, 7);
-// not a later fragment: fragment offset 0 (bits 12:0 of bytes 20, 21; the flags do not matter)
-wire        first_fragment = (byte_of(word2, 4) & 8'h1f) == 8'd0 && byte_of(word2, 5) == 8'd0;
-wire        has_ports = (protocol == 8'd6 || protocol == 8'd17) && first_fragment;
-wire [31:0] src_ip = {byte_of(word3, 2), byte_of(word3, 3), byte_of(word3, 4), byte_of(word3, 5)};
-wire [31:0] dst_ip = {byte_of(word3, 6), byte_of(word3, 7), byte_of(tap_tdata, 0),
-                      byte_of(tap_tdata, 1)};
-wire [15:0] sport = has_ports ? {byte_of(tap_tdata, 2), byte_of(tap_tdata, 3)} : 16'd0;
-wire [15:0] dport = has_ports ? {byte_of(tap_tdata, 4), byte_of(tap_tdata, 5)} : 16'd0;
+// Fields of words 1..3 and of word 4 (tap_tdata while it is taken), as functions called in the
+// clock that takes word 4 (a simulator then evaluates them once a frame, not in every clock)
+function ipv4_of;
+    input [63:0] w1;
+    ipv4_of = byte_of(w1, 4) == 8'h08 && byte_of(w1, 5) == 8'h00 && byte_of(w1, 6) == 8'h45;
+endfunction
+
+// {dport, sport, protocol, dst_ip, src_ip}
+function [103:0] key_of;
+    input [63:0] w2, w3, w4;
+    reg   [7:0]  protocol;
+    reg          first_fragment, has_ports;
+    begin
+        protocol = byte_of(w2, 7);
+        // not a later fragment: fragment offset 0 (bits 12:0 of bytes 20, 21; the flags do not
+        // matter)
+        first_fragment = (byte_of(w2, 4) & 8'h1f) == 8'd0 && byte_of(w2, 5) == 8'd0;
+        has_ports = (protocol == 8'd6 || protocol == 8'd17) && first_fragment;
+        key_of = {has_ports ? {byte_of(w4, 4), byte_of(w4, 5)} : 16'd0,
+                  has_ports ? {byte_of(w4, 2), byte_of(w4, 3)} : 16'd0,
+                  protocol,
+                  byte_of(w3, 6), byte_of(w3, 7), byte_of(w4, 0), byte_of(w4, 1),
+                  byte_of(w3, 2), byte_of(w3, 3), byte_of(w3, 4), byte_of(w3, 5)};
+    end
+endfunction
 
 always @(posedge clk) begin
     record_valid <= 1'b0;
     not_ipv4 <= 1'b0;
     no_stamp <= 1'b0;
     if (beat) begin
+        if (in_frame) begin
+            case (word)
+                3'd1: word1 <= tap_tdata;
+                3'd2: word2 <= tap_tdata;
+                3'd3: word3 <= tap_tdata;
+                3'd4: begin
+                    if (!ipv4_of(word1)) begin
+                        not_ipv4 <= 1'b1;
+                    end else if (!has_stamp) begin
+                        no_stamp <= 1'b1;
+                    end else begin
+                        record_valid <= 1'b1;
+                        record <= {frame_occupancy, frame_tx_stamp, frame_residence, PORT,
+                                   frame_ingress, key_of(word2, word3, tap_tdata)};
+                    end
+                end
+                default: ;
+            endcase
+        end
+        // a frame that ends before word 4 gives no record
+        if (tap_tlast && (in_frame ? word < 3'd4 : 1'b1))
+            not_ipv4 <= 1'b1;
+        // (written after the reads above: a simulator then needs no copy of them per clock)
         if (!in_frame) begin
             // first word: the sideband belongs to this frame
             has_stamp <= rx_valid;
@@ -104,28 +140,6 @@ always @(posedge clk) begin
         end else if (word != 3'd5) begin
             word <= word + 3'd1;
         end
-        if (in_frame) begin
-            case (word)
-                3'd1: word1 <= tap_tdata;
-                3'd2: word2 <= tap_tdata;
-                3'd3: word3 <= tap_tdata;
-                3'd4: begin
-                    if (!is_ipv4) begin
-                        not_ipv4 <= 1'b1;
-                    end else if (!has_stamp) begin
-                        no_stamp <= 1'b1;
-                    end else begin
-                        record_valid <= 1'b1;
-                        record <= {frame_occupancy, frame_tx_stamp, frame_residence, PORT,
-                                   frame_ingress, dport, sport, protocol, dst_ip, src_ip};
-                    end
-                end
-                default: ;
-            endcase
-        end
-        // a frame that ends before word 4 gives no record
-        if (tap_tlast && (in_frame ? word < 3'd4 : 1'b1))
-            not_ipv4 <= 1'b1;
         in_frame <= !tap_tlast;
     end
     if (rst) begin

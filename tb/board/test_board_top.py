@@ -204,8 +204,7 @@ def served_run(args, binary, work, name, port_args, configuration, span_ns, read
                                 wait=True) as s:
         for words in configuration:
             cli(args, s.socket_path, *words)
-        end = s.cycle() + (span_ns + 400000) // 8
-        s.request("start")
+        end = s.start() + (span_ns + 400000) // 8
         while s.cycle() < end:
             time.sleep(0.01)
         result = read_back(s.socket_path)

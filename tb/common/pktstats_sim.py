@@ -189,6 +189,14 @@ class Connection:
         """The simulated time in switch clocks."""
         return int(self.request("time")[1])
 
+    def start(self):
+        """Starts the traffic of a simulator run with --wait; returns a clock at or after the
+        traffic's start. (Its clocks run while it waits: a time read before the request would
+        be earlier than the start by however long this process took to send it, and a wait
+        counted from it would end that much early.)"""
+        self.request("start")
+        return self.cycle()
+
     def close(self):
         if self.sock:
             self.file.close()  # the socket's file descriptor stays open until both are closed

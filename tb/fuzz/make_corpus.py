@@ -318,8 +318,7 @@ def link_frames(sim, count):
                     T.configure_port(conns[k], HEADROOM_PORT[k],
                                      T.control(headroom=True, headroom_responder=k == B,
                                                cpu_bound=True), T.MEP[(k, HEADROOM_PORT[k])])
-                start = s0.cycle()
-                s0.request("start")
+                start = s0.start()
                 T.wait_for_clock(s0, start + (3 * count * SPACING_NS + 300000) // 8)
                 status = s0.stop()
         except BaseException:

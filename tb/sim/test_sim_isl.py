@@ -103,8 +103,7 @@ def run(tap, simulator, seed, copy_field, group, b_off=False):
                     T.configure_port(conns[k], port, value, T.MEP[(k, port)])
                     conns[k].write(R["STAMP_TX_CORRECTION_%d" % port], T.TX_CORRECTION_NS)
                     conns[k].write(R["STAMP_RX_CORRECTION_%d" % port], T.RX_CORRECTION_NS)
-                start = sim.cycle()
-                sim.request("start")
+                start = sim.start()
                 T.wait_for_clock(sim, start + (COUNT * SPACING_NS + 200000) // 8)
                 got = {A: isl_counters(sim, A_PORT), B: isl_counters(s1, B_PORT)}
                 status = sim.stop()

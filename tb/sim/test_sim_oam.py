@@ -485,8 +485,7 @@ def run_responder(tap, simulator):
                                            cpu_bound=True), MEP[(0, 0)])
             configure_port(sim, 1, control(), MEP[(0, 1)])
             configure_port(sim, 2, control(dm=True, headroom=True), MEP[(0, 2)])
-            start = sim.cycle()
-            sim.request("start")
+            start = sim.start()
             wait_for_clock(sim, start + (last_ns + 100000) // 8)
             got = {p: counters(sim, p) for p in (0, 1, 2)}
             status = sim.stop()
@@ -613,8 +612,7 @@ def run_line_rate(tap, simulator, count, mixed):
                     conn.write(R["SWITCH_TABLE_ENTRY"], port | R["SWITCH_TABLE_ENTRY_VALID_MASK"]
                                | R["SWITCH_TABLE_ENTRY_STATIC_MASK"])
                     conn.write(R["SWITCH_TABLE_COMMAND"], 1)
-                start = sim.cycle()
-                sim.request("start")
+                start = sim.start()
                 wait_for_clock(sim, start + (len(forward) * 672 + 200000) // 8)
                 near, far = counters(sim, 1), counters(s1, 2)
                 status = sim.stop()

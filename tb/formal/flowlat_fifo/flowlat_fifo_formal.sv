@@ -34,7 +34,8 @@
  * and an assumption afterwards, in the induction's last step (there the RTL's RAM contents are
  * free, and f_ram stands for them). Sound for any RTL whose RAM is a memory: choosing
  * f_ram's free initial contents equal to dut.entries' makes the assumption hold in every run.
- * F_DEPTH must equal proof.toml's depth.
+ * F_DEPTH is the run's clocks (FORMAL_DEPTH: proof.toml's bmc_depth in the BMC, its depth in
+ * the induction).
  */
 
 `default_nettype none
@@ -51,7 +52,7 @@ module flowlat_fifo_formal (
 localparam W = 8;
 localparam D = 2;
 localparam N = 1 << D;
-localparam F_DEPTH = 8;        // proof.toml's depth
+localparam F_DEPTH = `FORMAL_DEPTH;  // the run's clocks (tb/formal/formal.py)
 
 wire         s_ready;
 wire [W-1:0] m_data;

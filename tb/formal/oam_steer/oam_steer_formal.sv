@@ -33,8 +33,8 @@
  * the BMC from reset, and an assumption afterwards, the induction's last step (where the RTL's
  * memory contents are free and the shadow stands for them), as in switch_queue_formal.sv. This
  * is sound for any RTL whose FIFO is a memory: choosing the shadow's free initial contents
- * equal to the RTL's makes the assumption hold in every run. F_DEPTH must equal proof.toml's
- * depth: smaller weakens the BMC, larger fails the induction.
+ * equal to the RTL's makes the assumption hold in every run. F_DEPTH is the run's clocks
+ * (FORMAL_DEPTH: proof.toml's bmc_depth in the BMC, its depth in the induction).
  *
  * Proved by k-induction, each a labelled assertion:
  *   FIFOs
@@ -113,8 +113,7 @@ module oam_steer_formal (
     input  wire            f_pick
 );
 
-// proof.toml's depth: the shadows' reads are asserted in the clocks before it
-localparam F_DEPTH = 3;
+localparam F_DEPTH = `FORMAL_DEPTH;  // the run's clocks (tb/formal/formal.py)
 
 wire        s_axis_tready;
 wire [63:0] m_axis_tdata;

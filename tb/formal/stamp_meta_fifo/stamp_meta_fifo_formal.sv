@@ -44,7 +44,8 @@
  * initial state, so in every clock of the BMC from reset, and an assumption afterwards, which
  * is the induction's last step (there the RTL's RAM contents are free, and f_ram stands for
  * them). Sound for any RTL whose RAM is a memory: choosing f_ram's free initial contents equal
- * to dut.ram's makes the assumption hold in every run. F_DEPTH must equal proof.toml's depth.
+ * to dut.ram's makes the assumption hold in every run. F_DEPTH is the run's clocks
+ * (FORMAL_DEPTH: proof.toml's bmc_depth in the BMC, its depth in the induction).
  *
  * Covers: the FIFO full, a stamped commit finding it full (its frame leaves with m_valid 0
  * while the next stamped frame keeps its stamp), a commit that finds it full but gets an entry
@@ -63,7 +64,7 @@ module stamp_meta_fifo_formal (
     input  wire       departure
 );
 
-localparam F_DEPTH = 8;        // proof.toml's depth
+localparam F_DEPTH = `FORMAL_DEPTH;  // the run's clocks (tb/formal/formal.py)
 localparam MAXF = 7;           // frames in the queue at most: 2^TAG_WIDTH - 1
 localparam SW = 8;             // STAMP_WIDTH
 

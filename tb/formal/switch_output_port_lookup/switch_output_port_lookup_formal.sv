@@ -65,7 +65,8 @@
  *       initial state, so in every clock of the BMC from reset, and an assumption afterwards
  *       (the induction's last step), as switch_queue's RAM shadow: sound for any RTL whose MACs
  *       are a memory written as the shadow is (choose the shadow's free initial contents equal
- *       to it). F_DEPTH must equal proof.toml's depth.
+ *       to it). F_DEPTH is the run's clocks (FORMAL_DEPTH: proof.toml's bmc_depth in the
+ *       BMC, its depth in the induction).
  *   Invariants for the induction (inv_*): the RTL's pipeline registers equal the model (the
  *   validity of each stage, the framing of the words in flight, the frame's source and meta,
  *   the watched word's contents and its lookup result in each stage).
@@ -102,7 +103,7 @@ module switch_output_port_lookup_formal (
 );
 
 localparam TABLE_SIZE = 2;
-localparam F_DEPTH = 6;  // proof.toml's depth
+localparam F_DEPTH = `FORMAL_DEPTH;  // the run's clocks (tb/formal/formal.py)
 
 wire        s_axis_tready;
 wire [63:0] m_axis_tdata;

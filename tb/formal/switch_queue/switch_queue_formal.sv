@@ -78,9 +78,11 @@
  * and an assumption afterwards, which is the induction's last step (there the RTL's RAM
  * contents are free, and f_ram stands for them). This is sound for any RTL whose RAM is a
  * memory: choosing f_ram's free initial contents equal to dut.ram's makes the assumption hold
- * in every run. F_DEPTH must equal proof.toml's depth: smaller weakens the BMC, larger fails
- * the induction. The same holds for tkeep, which Yosys builds as a ROM from the RTL's case
- * table (keep_of_bytes): in the induction a ROM's contents are free like a RAM's.
+ * in every run. F_DEPTH is the run's clocks, FORMAL_DEPTH, which tb/formal/formal.py defines as
+ * proof.toml's bmc_depth in the BMC's model and as its depth in the induction's: the reads are
+ * asserted in every clock of the BMC, assumed in the induction's last step. The same holds
+ * for tkeep, which Yosys builds as a ROM from the RTL's case table (keep_of_bytes): in the
+ * induction a ROM's contents are free like a RAM's.
  *
  *   The counters
  *     - frames_stored_counted, bytes_stored_counted, frames_dropped_counted,
@@ -123,8 +125,7 @@ localparam MAX_FRAME_WORDS = 5;
 localparam QUEUE_SIZE_WIDTH = 5;
 localparam RAM_WORDS = 1 << QUEUE_DEPTH_LOG2;
 localparam CAPACITY = RAM_WORDS - MAX_FRAME_WORDS;
-// proof.toml's depth: the mirror of the RAM is asserted in the clocks before it
-localparam F_DEPTH = 8;
+localparam F_DEPTH = `FORMAL_DEPTH;  // the run's clocks (tb/formal/formal.py)
 
 wire [63:0] m_axis_tdata;
 wire [7:0]  m_axis_tkeep;

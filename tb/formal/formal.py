@@ -3,7 +3,7 @@
 """Formal proofs of the RTL with Yosys and yosys-smtbmc (z3); prints TAP.
 
     tb/formal/formal.py [--only NAME[,NAME...]] [--build DIR] [--list] [--jobs N]
-                        [--substitute RTL=FILE] [--bmc-first] [--no-trace]
+                        [--substitute RTL=FILE] [--refute LABEL] [--no-trace]
     tb/formal/formal.py --replay NAME [--build DIR]
 
 Every proof is a directory with a `proof.toml`: tb/formal/<block>/ (written by hand) and
@@ -115,7 +115,8 @@ def labels(root, spec, pattern):
 
 def yosys_script(root, spec, formal_depth, model, extra_outputs=True):
     """The Yosys script that writes `model` (SMT-LIB), with FORMAL_DEPTH = formal_depth, and,
-    with extra_outputs, model.v (for --replay) and the covers' cover.smt2."""
+    with extra_outputs, model.v (for --replay) and the covers' cover.smt2. With --refute LABEL
+    (spec["refute"]) the other assertions are left out."""
     rtl = " ".join(str(root / f) for f in spec["rtl"])
     files = " ".join(str(root / f) for f in spec["files"])
     lines = [f"read_verilog {rtl}",
@@ -127,7 +128,13 @@ def yosys_script(root, spec, formal_depth, model, extra_outputs=True):
     for wire, signal in sorted(spec.get("links", {}).items()):
         # -nounset: the wire's other names (aliases Yosys made) keep their driver too
         lines.append(f"connect -nounset -set {wire} {signal}")
-    lines += [f"prep -top {spec['top']}",
+    lines.append(f"prep -top {spec['top']}")
+    if spec.get("refute"):
+        # the label's assertions, also a checker's (instance.label once flattened)
+        label = spec["refute"]
+        lines += [f"select -set refuted c:{label} c:*.{label}",
+                  "chformal -assert -remove t:$assert @refuted %d"]
+    lines += [
               # memories as registers: a pure bit-vector model, which z3 solves far faster
               # than one with arrays (oam_steer's induction 60 s against 487 s)
               "memory_map",
@@ -261,10 +268,10 @@ def run_proof(root, spec, build):
         # the trace of a failure (10 of evcap_serializer's 47 s), unless --no-trace
         trace = [] if spec.get("no_trace") else ["--dump-vcd", "cex.vcd", "--dump-vlogtb",
                                                   "cex_tb.v"]
-        # a mutant's BMC (--bmc-first) is after a counterexample, which is a real trace
-        # whatever --presat says (contradictory assumptions leave every assertion holding):
-        # 20% of evcap_serializer's mutants without it
-        problem, out = smtbmc(trace + restarts, "BMC", steps, presat=not spec.get("bmc_first"))
+        # a mutant's BMC (--refute) is after a counterexample, which is a real trace whatever
+        # --presat says (contradictory assumptions leave every assertion holding): 20% of
+        # evcap_serializer's mutants without it
+        problem, out = smtbmc(trace + restarts, "BMC", steps, presat=not spec.get("refute"))
         failed = failed_labels(out)
         if failed:
             step = re.findall(r"Checking assertions in step (\d+)", out)
@@ -276,12 +283,16 @@ def run_proof(root, spec, build):
             problem = f"BMC: no result (see {log})"
         return problem, failed
 
-    # BMC from reset, the base case of the induction; for a proof expected to fail (--bmc-first:
-    # a mutant), as deep as the covers go, so that a bug the induction would only show after its
-    # own run (which costs more than the BMC) is found by the BMC that would follow it
+    # BMC from reset, the base case of the induction; for a proof expected to fail (--refute: a
+    # mutant), the BMC alone, as deep as the covers go: the one assertion kept would seldom be
+    # inductive without the invariants, so only a trace from reset refutes it
     deepest = max(cover_depth, bmc_depth)
-    first_bmc_depth = deepest if spec.get("bmc_first") else bmc_depth
+    first_bmc_depth = deepest if spec.get("refute") else bmc_depth
     problem, failed = bmc(first_bmc_depth)
+    if spec.get("refute"):
+        if problem is None:
+            problem = f"BMC: {spec['refute']} holds for {deepest} clocks from reset"
+        return [f"# {name}: {problem}"], [(not failed, False, f"{name}: {spec['refute']}")]
 
     # induction
     if problem is None and spec["mode"] == "prove":
@@ -409,9 +420,10 @@ def main(argv):
     parser.add_argument("--substitute", metavar="RTL=FILE", action="append", default=[],
                         help="read FILE instead of the RTL file RTL (a mutant, say: "
                              "tb/formal/test_formal_mutants.py)")
-    parser.add_argument("--bmc-first", action="store_true",
-                        help="BMC as deep as the covers before the induction (for proofs "
-                             "expected to fail: tb/formal/test_formal_mutants.py)")
+    parser.add_argument("--refute", metavar="LABEL",
+                        help="for a proof expected to fail (tb/formal/test_formal_mutants.py): "
+                             "the assertion LABEL alone, the BMC from reset alone, as deep as "
+                             "the covers")
     parser.add_argument("--no-trace", action="store_true",
                         help="write no counterexample trace (nothing to --replay)")
     parser.add_argument("--replay", metavar="NAME",
@@ -452,7 +464,13 @@ def main(argv):
             return 2
         proofs = [by_name[n] for n in args.only.split(",")]
     for p in proofs:
-        p["bmc_first"], p["no_trace"] = args.bmc_first, args.no_trace
+        p["refute"], p["no_trace"] = args.refute, args.no_trace
+        if args.refute:
+            if args.refute not in p["asserts"]:
+                print(f"formal: --refute {args.refute}: not a labelled assertion of "
+                      f"{p['name']}", file=sys.stderr)
+                return 2
+            p["asserts"], p["covers"] = [args.refute], []
     plan = sum(len(p["asserts"]) + len(p["covers"]) for p in proofs)
     print(f"1..{plan}")
     started = time.monotonic()

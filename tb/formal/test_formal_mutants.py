@@ -9,8 +9,8 @@ A proof that passes whatever the RTL does (contradictory assumptions, a property
 fail, a runner that misreads the solver) fails here. Each mutant is a copy of one RTL file with
 one edit, given to tb/formal/formal.py with --substitute; the edit must apply exactly once, so
 that a change to the RTL that moves the code fails this test instead of testing nothing.
-Each mutant is proved with --bmc-first (the BMC from reset as deep as the covers, before the
-induction) and, but for the first of the list, --no-trace; the first also replays its
+Each mutant is proved with --refute PROPERTY (that assertion alone, by the BMC from reset as
+deep as the covers) and, but for the first of the list, --no-trace; the first also replays its
 counterexample in Verilator (--replay), alone or with the others. `make test` runs each mutant as a test of its own (--only, names from --list).
 """
 
@@ -197,9 +197,8 @@ def check(mutant, work, replay):
     mutated.write_text(source.replace(text, replacement))
     build = work / name / "build"
     proc = run([sys.executable, str(FORMAL), "--only", proof, "--substitute", f"{rtl}={mutated}",
-                "--build", str(build), "--bmc-first", *([] if replay else ["--no-trace"])])
-    refuted = re.search(r"^# \S+: (BMC|induction): (\S+(?:, \S+)*) (?:fails|not inductive)",
-                        proc.stdout, re.M)
+                "--build", str(build), "--refute", expected, *([] if replay else ["--no-trace"])])
+    refuted = re.search(r"^# \S+: (BMC): (\S+(?:, \S+)*) fails", proc.stdout, re.M)
     if not refuted:
         return False, "the proof did not fail", tail(proc)
     failed = refuted.group(2).split(", ")

@@ -216,9 +216,10 @@ def run_proof(root, spec, build):
         return [f"# {name}: no labelled assertion"], [(False, False, f"{name}: assertions")]
     started = time.monotonic()
 
-    def yosys(script, model):
+    def yosys(script, formal_depth, model, extra_outputs=True):
         """Runs a Yosys script that writes model; a list of notes when it failed."""
-        (work / f"{script}.ys").write_text(yosys_script(root, spec, *model))
+        (work / f"{script}.ys").write_text(yosys_script(root, spec, formal_depth, model,
+                                                        extra_outputs))
         out, timed_out = run_logged(["yosys", "-q", "-l", f"{script}.log", "-s", f"{script}.ys"],
                                     log, timeout)
         # a wire left without a driver is free in every clock, and an undeclared name is a new
@@ -227,7 +228,7 @@ def run_proof(root, spec, build):
             else ""
         suspicious = [line for line in yosys_log.splitlines()
                       if "is used but has no driver" in line or "implicitly declared" in line]
-        if timed_out or suspicious or not (work / model[1]).exists():
+        if timed_out or suspicious or not (work / model).exists():
             return ([f"# {name}: Yosys failed, see {log}"]
                     + ["#   " + line for line in (suspicious or out.splitlines())[-10:]])
         return None
@@ -235,11 +236,11 @@ def run_proof(root, spec, build):
     # the BMC's model (and model.v, cover.smt2); the induction's own when its FORMAL_DEPTH
     # differs
     induction_model = "model.smt2"
-    notes = yosys("yosys", (bmc_depth, "model.smt2"))
+    notes = yosys("yosys", bmc_depth, "model.smt2")
     if notes is None and bmc_depth != depth and spec["mode"] == "prove" and any(
             "FORMAL_DEPTH" in (root / f).read_text() for f in spec["files"]):
         induction_model = "induction.smt2"
-        notes = yosys("yosys-induction", (depth, induction_model, False))
+        notes = yosys("yosys-induction", depth, induction_model, extra_outputs=False)
     if notes:
         return notes, [(False, False, f"{name}: {label}") for label in asserts + covers]
 
@@ -290,9 +291,10 @@ def run_proof(root, spec, build):
     first_bmc_depth = deepest if spec.get("refute") else bmc_depth
     problem, failed = bmc(first_bmc_depth)
     if spec.get("refute"):
-        if problem is None:
+        held = problem is None
+        if held:
             problem = f"BMC: {spec['refute']} holds for {deepest} clocks from reset"
-        return [f"# {name}: {problem}"], [(not failed, False, f"{name}: {spec['refute']}")]
+        return [f"# {name}: {problem}"], [(held, False, f"{name}: {spec['refute']}")]
 
     # induction
     if problem is None and spec["mode"] == "prove":

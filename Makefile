@@ -427,17 +427,17 @@ $(BUILD)/synth/stamp_meta_fifo.summary: rtl/stamp/stamp_meta_fifo.v scripts/synt
 # The link-delay engines (rtl/oam/): the whole oam_block (steer, 8 egress writers, registers and
 # counters), and its two parts alone. What switch_core keeps for them is in its stamp_meta_fifo
 # (wider entries, and one beside every queue), counted in pktstats_core.
-$(BUILD)/synth/oam_block.summary: $(RTL_OAM) rtl/stamp/stamp_correct.v rtl/gen/oam_regs.v scripts/synth.sh | deps
+$(BUILD)/synth/oam_block.summary: $(RTL_OAM) rtl/gen/oam_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
-	scripts/synth.sh oam_block $(BUILD)/synth $(RTL_OAM) rtl/stamp/stamp_correct.v rtl/gen/oam_regs.v
+	scripts/synth.sh oam_block $(BUILD)/synth $(RTL_OAM) rtl/gen/oam_regs.v
 
 $(BUILD)/synth/oam_steer.summary: rtl/oam/oam_steer.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
 	scripts/synth.sh oam_steer $(BUILD)/synth rtl/oam/oam_steer.v
 
-$(BUILD)/synth/oam_egress.summary: rtl/oam/oam_egress.v rtl/stamp/stamp_correct.v scripts/synth.sh | deps
+$(BUILD)/synth/oam_egress.summary: rtl/oam/oam_egress.v scripts/synth.sh | deps
 	@mkdir -p $(@D)
-	scripts/synth.sh oam_egress $(BUILD)/synth rtl/oam/oam_egress.v rtl/stamp/stamp_correct.v
+	scripts/synth.sh oam_egress $(BUILD)/synth rtl/oam/oam_egress.v
 
 $(BUILD)/synth/evcap.summary: $(RTL_EVCAP) rtl/gen/evcap_regs.v scripts/synth.sh | deps
 	@mkdir -p $(@D)

@@ -70,9 +70,10 @@
  * other nine words of dut.headers, tb/formal/ipv4_checksum/ipv4_fold.v) was not decided by
  * z3 4.8.12 in 10 minutes, even in the BMC's first step: the RTL adds the words pairwise with
  * end-around carries (sum16), and that tree's equality with the integer sum's fold is an
- * arithmetic equivalence the bit-level solver does not find. And that each record's 48 bytes are the fields of its event in the template's
- * order (the RTL's record_bytes wire, with the nanoseconds-to-NTP-fraction multiplier); it is
- * proved that record k's bytes are record_bytes of the k-th event popped, at the right place.
+ * arithmetic equivalence the bit-level solver does not find. And that each record's 48 bytes
+ * are the fields of its event in the template's order (the RTL's record_chunk function, with
+ * the nanoseconds-to-NTP-fraction multiplier); it is proved that record k's bytes are the
+ * record the RTL makes of the k-th event popped, at the right place.
  */
 
 `default_nettype none

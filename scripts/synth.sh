@@ -15,8 +15,10 @@ if ! yosys -l "$log" -q -p "read_verilog -defer $*; hierarchy -top $top; synth_x
 	echo "synth: yosys failed, see $log" >&2
 	exit 1
 fi
-# synth_xilinx prints statistics itself; the explicit `stat` at the end is the last section.
-stat=$(awk '/Printing statistics/ { section = "" } { section = section $0 "\n" } END { printf "%s", section }' "$log")
+# synth_xilinx prints statistics itself; the explicit `stat` at the end is the last section
+# (found by its line number: collecting each section as a string was quadratic in the log)
+start=$(grep -n "Printing statistics" "$log" | tail -n 1 | cut -d: -f1)
+stat=$(tail -n +"${start:-1}" "$log")
 count() { echo "$stat" | awk -v pattern="$1" '$1 ~ pattern { n += $2 } END { print n + 0 }'; }
 luts=$(count '^LUT[1-6]$')
 ffs=$(count '^FD[A-Z]*$')

@@ -14,6 +14,9 @@ regmap/<block>.toml (the registers of one block), checks them, and writes:
     python3 regmap/regmap_gen.py           write the files that changed
     python3 regmap/regmap_gen.py --check   exit 1 and list the files that are stale (CI)
 
+Register arrays a block file lists in a [[table]] are stored as one vector, behind one output
+port (class Table); all pulse outputs of a block are the bits of one register, pulses_reg.
+
 Exit status: 0 success, 1 stale files (--check), 2 invalid register map.
 Python 3.11 standard library only; the output depends on nothing but the input.
 """
@@ -43,7 +46,8 @@ DOC = "docs/regmap.md"
 TOP_KEYS = {"name", "description", "identity", "block"}
 IDENTITY_KEYS = {"register", "magic"}
 BLOCK_ENTRY_KEYS = {"name", "base", "size", "board_only"}
-BLOCK_FILE_KEYS = {"module", "description", "register"}
+BLOCK_FILE_KEYS = {"module", "description", "register", "table"}
+TABLE_KEYS = {"name", "description", "registers"}
 REGISTER_KEYS = {
     "const": {"name", "offset", "access", "description", "value"},
     "rw": {"name", "offset", "access", "description", "width", "commit_pulse", "field"},
@@ -109,7 +113,7 @@ AXIL_PORTS = [
 FIXED_NAMES = {"clk", "rst", "unused", "write_en", "read_en", "RESP_OKAY", "RESP_SLVERR",
                "aw_valid_reg", "aw_addr_reg", "w_valid_reg", "w_data_reg", "w_strb_reg",
                "s_axil_bvalid_reg", "s_axil_bresp_reg", "s_axil_rvalid_reg",
-               "s_axil_rdata_reg", "s_axil_rresp_reg"} | {p[2] for p in AXIL_PORTS}
+               "s_axil_rdata_reg", "s_axil_rresp_reg", "pulses_reg"} | {p[2] for p in AXIL_PORTS}
 
 
 # ------------------------------------------------------------------------------------------
@@ -169,6 +173,9 @@ class Register:
     count: int = 0
     stride: int = 0
     index: int = 0
+    # Part of a table (see Table): its word's lowest bit in the table's vector
+    table: "Table" = None
+    table_lo: int = 0
 
     @property
     def words(self):
@@ -195,6 +202,30 @@ class Register:
 
 
 @dataclass
+class Table:
+    """Register arrays of one block stored as one vector, element by element: element k is
+    the concatenation of copy k of each register, the first named in the lowest 32 bits. The
+    module has one output port for the whole table instead of one per field: a consumer that
+    wants the registers in that layout (flowlat_block's rules) takes the vector as it is, where
+    packing hundreds of field ports into it would be logic evaluated in every clock of a cycle
+    simulator. Only 32-bit rw registers with the same count can form a table."""
+
+    name: str
+    description: str
+    registers: list  # array names, lowest word first
+    count: int = 0
+    reset: int = 0
+
+    @property
+    def element_width(self):
+        return 32 * len(self.registers)
+
+    @property
+    def width(self):
+        return self.count * self.element_width
+
+
+@dataclass
 class Block:
     """A 4 KiB register block, one generated Verilog module."""
 
@@ -205,6 +236,7 @@ class Block:
     size: int
     source: str
     registers: list = field(default_factory=list)
+    tables: list = field(default_factory=list)
     # On the board top only (beside pktstats_core, whose interconnect and pktstats-sim answer
     # DECERR at its base): pktstats.toml's `board_only = true`
     board_only: bool = False
@@ -368,8 +400,44 @@ def load_block(root, name, check):
                     reg.array, reg.count, reg.stride, reg.index = array
                 block.registers.append(reg)
     block.registers.sort(key=lambda r: r.offset)
+    for i, entry in enumerate(check.get(table, "table", list, source, required=False, default=[])):
+        load_table(block, entry, f"{source}: table #{i + 1}", check)
     check_block(block, check)
     return block
+
+
+def load_table(block, entry, where, check):
+    """Check one [[table]] and mark its registers (Table)."""
+    if not isinstance(entry, dict):
+        check.error(where, "must be a table ([[table]])")
+        return
+    name = check.name(entry, where)
+    if name:
+        where = f"{block.source}: table '{name}'"
+    check.keys(entry, TABLE_KEYS, where)
+    arrays = check.get(entry, "registers", list, where, default=[])
+    table = Table(name=name, description=check.description(entry, where), registers=arrays)
+    if not arrays or not all(isinstance(a, str) for a in arrays) or len(set(arrays)) != len(arrays):
+        check.error(where, "registers must be a list of distinct register array names")
+        return
+    for j, array in enumerate(arrays):
+        copies = [r for r in block.registers if r.array == array]
+        if not copies:
+            check.error(where, f"'{array}' is not a register array (count = N) of this block")
+            continue
+        if copies[0].access != "rw" or copies[0].wide:
+            check.error(where, f"'{array}' must be a 32-bit rw register array")
+        table.count = table.count or copies[0].count
+        if copies[0].count != table.count:
+            check.error(where, f"'{array}' has {copies[0].count} copies, not {table.count}")
+        if copies[0].table is not None:
+            check.error(where, f"'{array}' is already in table '{copies[0].table.name}'")
+            continue
+        for reg in copies:
+            reg.table = table
+            reg.table_lo = reg.index * table.element_width + 32 * j
+    table.reset = sum(r.reset << r.table_lo for r in block.registers if r.table is table)
+    block.tables.append(table)
 
 
 def expand_array(entry, where, check):
@@ -588,7 +656,11 @@ class Port:
 
 
 def register_ports(reg):
-    """The module ports of one register, in order."""
+    """The module ports of one register, in order. A table's registers have none but the
+    one in the table's lowest bits, which carries the whole table."""
+    if reg.table is not None:
+        return ([Port("output", reg.table.width, reg.table.name)]
+                if reg.table_lo == 0 else [])
     if reg.access == "rw":
         ports = [Port("output", f.width, f.port) for f in reg.fields]
         if reg.commit_pulse:
@@ -603,12 +675,20 @@ def register_ports(reg):
     return []
 
 
+def table_layout(table):
+    """Element k of a table, as a Verilog concatenation of its registers (highest first)."""
+    return "{" + ", ".join(f"{a}_k" for a in reversed(table.registers)) + "}"
+
+
 def verilog_identifiers(reg):
     """Every identifier the generated Verilog declares for one register."""
     names = []
+    pulses = {f"{reg.name}_clear", f"{reg.name}_commit"}
+    if reg.access == "pulse":
+        pulses |= {f.port for f in reg.fields}
     for port in register_ports(reg):
         names.append(port.name)
-        if port.direction == "output":
+        if port.direction == "output" and port.name not in pulses:
             names.append(f"{port.name}_reg")
     if reg.access == "rw" and reg.wide:
         names += [f"{f.port}_shadow_reg" for f in reg.fields if f.word_part(0)]
@@ -645,7 +725,11 @@ def macro(*parts):
 
 def vlit(value, width):
     """A sized Verilog literal."""
-    return f"{width}'b{value}" if width == 1 else f"{width}'h{value:0{(width + 3) // 4}x}"
+    if width == 1:
+        return f"{width}'b{value}"
+    if width > 64 and value == 0:
+        return f"{width}'d0"
+    return f"{width}'h{value:0{(width + 3) // 4}x}"
 
 
 def vrange(width):
@@ -707,7 +791,7 @@ class VerilogBlock:
         self.wstrb_lanes = set()
         self.write_cases = []  # (word, comment, [statements])
         self.read_cases = []
-        self.pulse_regs = []  # self-clearing output registers
+        self.pulses = []  # pulse outputs, bit k of pulses_reg each
         self.resets = []  # (reg name, width, reset value) of the write process
         self.read_resets = []  # same, read process (latches)
         self.decls = []  # lines
@@ -730,12 +814,19 @@ class VerilogBlock:
             self.wstrb_lanes.add(lane)
         return stmts
 
+    def pulse_bit(self, port):
+        """The bit of pulses_reg behind pulse output `port` (one vector for all pulses: one
+        assignment clears them in every clock, where a cycle simulator would make one for each
+        of dozens of registers)."""
+        self.pulses.append(port)
+        return f"pulses_reg[{len(self.pulses) - 1}]"
+
     def declare(self, name, width, init):
         """Declare a register with its power-up value."""
         if self.decl_comment:
             self.decls.append(self.decl_comment)
             self.decl_comment = None
-        self.decls.append(f"reg {vrange(width):<7}{name} = {vlit(init, width)};")
+        self.decls.append(f"reg {vrange(width) + ' ':<7}{name} = {vlit(init, width)};")
 
     def add_register(self, reg):
         """Declarations, write and read decode of one register."""
@@ -748,16 +839,16 @@ class VerilogBlock:
         elif reg.access == "pulse":
             stmts = []
             for f in reg.fields:
-                self.declare(f"{f.port}_reg", 1, 0)
-                self.pulse_regs.append(f"{f.port}_reg")
                 lane = f.lo // 8
                 stmts.append(f"if (w_strb_reg[{lane}] && w_data_reg[{f.lo}]) "
-                             f"{f.port}_reg <= 1'b1;")
+                             f"{self.pulse_bit(f.port)} <= 1'b1;")
                 self.wdata_bits.add(f.lo)
                 self.wstrb_lanes.add(lane)
             self.write_cases.append((word, f"0x{reg.offset:03x} {name}", stmts))
             self.read_cases.append((word, f"0x{reg.offset:03x} {name} (write-only)",
                                     ["s_axil_rdata_reg <= 32'd0;"]))
+        elif reg.table is not None:
+            self.add_table_register(reg, word)
         elif reg.access == "rw" and not reg.wide:
             stmts, pieces = [], []
             for f in reg.fields:
@@ -773,12 +864,11 @@ class VerilogBlock:
             self.add_wide_rw(reg, word)
         else:  # ro, counter
             if reg.access == "counter":
-                self.declare(f"{name}_clear_reg", 1, 0)
-                self.pulse_regs.append(f"{name}_clear_reg")
+                clear = self.pulse_bit(f"{name}_clear")
                 for i, part in enumerate(("low", "high")):
                     self.write_cases.append((word + i, f"0x{reg.offset + 4 * i:03x} {name} "
                                              f"({part} word): clear",
-                                             [f"{name}_clear_reg <= 1'b1;"]))
+                                             [f"{clear} <= 1'b1;"]))
             if reg.wide:
                 self.declare(f"{name}_latch_reg", 32, 0)
                 self.read_resets.append((f"{name}_latch_reg", 32, 0))
@@ -792,6 +882,24 @@ class VerilogBlock:
                 expr = vconcat([(0, reg.width - 1, name)])
                 self.read_cases.append((word, f"0x{reg.offset:03x} {name}",
                                         [f"s_axil_rdata_reg <= {expr};"]))
+
+    def add_table_register(self, reg, word):
+        """32-bit rw register stored in its table's vector (declared with the table's first)."""
+        table = reg.table
+        storage = f"{table.name}_reg"
+        if reg.table_lo == 0:
+            self.decl_comment = f"// {table.name}: table of {', '.join(table.registers)}"
+            self.declare(storage, table.width, table.reset)
+            self.resets.append((storage, table.width, table.reset))
+        stmts, pieces = [], []
+        for f in reg.fields:
+            lo = reg.table_lo + f.lo
+            stmts += self.strobe_write(storage, table.width, lo, f.lo, f.hi)
+            pieces.append((f.lo, f.hi, vslice(storage, table.width, lo + f.width - 1, lo)))
+        name = reg.name
+        self.write_cases.append((word, f"0x{reg.offset:03x} {name}", stmts))
+        self.read_cases.append((word, f"0x{reg.offset:03x} {name}",
+                                [f"s_axil_rdata_reg <= {vconcat(pieces)};"]))
 
     def add_wide_rw(self, reg, word):
         """48/64-bit rw: low word -> shadow, high word commits; low read latches high."""
@@ -818,9 +926,7 @@ class VerilogBlock:
                 commit_stmts += self.strobe_write(f"{f.port}_reg", f.width, flo, wlo, whi)
                 high_pieces.append((wlo, whi, vslice(f"{f.port}_reg", f.width, fhi, flo)))
         if reg.commit_pulse:
-            self.declare(f"{name}_commit_reg", 1, 0)
-            self.pulse_regs.append(f"{name}_commit_reg")
-            commit_stmts.append(f"{name}_commit_reg <= 1'b1;")
+            commit_stmts.append(f"{self.pulse_bit(f'{name}_commit')} <= 1'b1;")
         latch = f"{name}_latch_reg"
         latch_reset = (reg.reset >> 32) & ((1 << high_bits) - 1)
         self.declare(latch, high_bits, latch_reset)
@@ -889,7 +995,10 @@ class VerilogBlock:
             ports.append(None)
             for reg in regs:
                 for i, p in enumerate(register_ports(reg)):
-                    if i == 0:
+                    if reg.table is not None:
+                        p.comment = (f"{reg.table.name}: {reg.table.description} Element k: "
+                                     f"{table_layout(reg.table)}.")
+                    elif i == 0:
                         p.comment = f"0x{reg.offset:03x} {reg.name}: {reg.description}"
                     ports.append(p)
         rwidth = max(len(vrange(p.width)) for p in ports if p)
@@ -953,6 +1062,9 @@ class VerilogBlock:
         out += ["reg        s_axil_bvalid_reg = 1'b0;", "reg [1:0]  s_axil_bresp_reg = 2'b00;",
                 "", "// read channel", "reg        s_axil_rvalid_reg = 1'b0;",
                 "reg [31:0] s_axil_rdata_reg = 32'd0;", "reg [1:0]  s_axil_rresp_reg = 2'b00;",
+                *(["", "// pulse outputs, high for one clock after their write",
+                    f"reg [{len(self.pulses) - 1}:0] pulses_reg = {len(self.pulses)}'d0;"]
+                  if self.pulses else []),
                 *(["", "// registers", *self.decls] if self.decls else []), "",
                 "// inputs and bits this block does not look at",
                 *self.unused_lines(has_write_decode), "",
@@ -968,15 +1080,16 @@ class VerilogBlock:
                 "assign s_axil_rvalid = s_axil_rvalid_reg;", ""]
         for reg in block.registers:
             for p in register_ports(reg):
-                if p.direction == "output":
+                if p.direction == "output" and p.name in self.pulses:
+                    out.append(f"assign {p.name} = pulses_reg[{self.pulses.index(p.name)}];")
+                elif p.direction == "output":
                     out.append(f"assign {p.name} = {p.name}_reg;")
         if out[-1]:
             out.append("")
         out += ["// write", "always @(posedge clk) begin"]
-        if self.pulse_regs:
+        if self.pulses:
             out.append("    // pulses last one clock")
-            out += [f"    {r} <= 1'b0;" for r in self.pulse_regs]
-            out.append("")
+            out += [f"    pulses_reg <= {len(self.pulses)}'d0;", ""]
         out += ["    if (s_axil_awvalid && s_axil_awready) begin",
                 "        aw_valid_reg <= 1'b1;"]
         if has_write_decode:
@@ -1002,7 +1115,8 @@ class VerilogBlock:
             out.append("        s_axil_bresp_reg <= RESP_SLVERR; // nothing is writable")
         out += ["    end", "", "    if (rst) begin", "        aw_valid_reg <= 1'b0;",
                 "        w_valid_reg <= 1'b0;", "        s_axil_bvalid_reg <= 1'b0;"]
-        out += [f"        {r} <= 1'b0;" for r in self.pulse_regs]
+        if self.pulses:
+            out.append(f"        pulses_reg <= {len(self.pulses)}'d0;")
         out += [f"        {n} <= {vlit(v, w)};" for n, w, v in self.resets]
         out += ["    end", "end", "", "// read", "always @(posedge clk) begin",
                 "    if (s_axil_rvalid_reg && s_axil_rready) begin",
@@ -1161,6 +1275,25 @@ class FormalBlock:
             else:
                 self.read_cases.append((word, [(0, reg.width - 1, name)]))
 
+    def table_fields(self):
+        """Each field of a table's registers, named as its port would be, from the table's
+        vector; the bits no field uses are 0."""
+        lines = []
+        for table in self.block.tables:
+            used = 0
+            for reg in self.block.registers:
+                if reg.table is table:
+                    for f in reg.fields:
+                        lo = reg.table_lo + f.lo
+                        lines.append(f"wire {vrange(f.width):<7}{f.port} = "
+                                     f"{vslice(table.name, table.width, lo + f.width - 1, lo)};")
+                        used |= f.mask << reg.table_lo
+            unused = ((1 << table.width) - 1) & ~used
+            if unused:
+                self.check(f"{table.name}_unused_bits_zero",
+                           f"({table.name} & {table.width}'h{unused:x}) == {table.width}'d0")
+        return lines
+
     def latch(self, reg, word, high):
         """Reading the low word latches the high word, which a read of the high word returns."""
         bits = reg.width - 32
@@ -1219,6 +1352,7 @@ class FormalBlock:
                         for i, line in enumerate(port_lines)] + [");", ""]
         out += [f"wire {vrange(w):<7}{n};" for d, w, n in AXIL_PORTS if d == "output"]
         out += [f"wire {vrange(p.width):<7}{p.name};" for p in outputs]
+        out += self.table_fields()
         connections = [f".{n}({n})" for _, _, n in AXIL_PORTS] + [f".{p.name}({p.name})"
                                                                    for p in ports]
         out += ["", f"{block.module} dut (", "    .clk(clk),", "    .rst(rst),"]

@@ -13,11 +13,11 @@
  *                                commands, the exporter's headers
  *                            <-- status, now_us, the lookup's answer, counters <-- the pulses
  *
- * The registers are packed into flowlat_table's rule layout (128 bits a rule) and
- * flowlat_table's profile layout (128 bits a profile). The MTU register is taken as 200 when
- * below, 9000 when above. m_axis_tuser is control.export_ports, taken at a frame's first word
- * and held to its last, so that a frame goes out of one set of ports whatever software writes
- * meanwhile.
+ * The registers keep the rules and the profiles in flowlat_table's layouts (128 bits a rule,
+ * 128 bits a profile: flowlat_regs' tables), wired to the table as they are. The MTU register
+ * is taken as 200 when below, 9000 when above. m_axis_tuser is control.export_ports, taken at a
+ * frame's first word and held to its last, so that a frame goes out of one set of ports
+ * whatever software writes meanwhile.
  *
  * status.clearing is 1 from the clear command (the table starts the clear a few clocks later)
  * to the end of the clear, so that software polling it after the command cannot miss it.
@@ -133,68 +133,10 @@ wire [15:0]  lookup_sport;
 wire [15:0]  lookup_dport;
 wire [7:0]   lookup_protocol;
 
-// The rules' and profiles' registers, one wire each (a simulator's alias of the register),
-// packed directly into the table's layouts below: no intermediate vectors rebuilt every clock
-wire [31:0] rule_src_ip_0, rule_src_ip_1, rule_src_ip_2, rule_src_ip_3, rule_src_ip_4,
-            rule_src_ip_5, rule_src_ip_6, rule_src_ip_7, rule_src_ip_8, rule_src_ip_9,
-            rule_src_ip_10, rule_src_ip_11, rule_src_ip_12, rule_src_ip_13, rule_src_ip_14,
-            rule_src_ip_15;
-wire [31:0] rule_dst_ip_0, rule_dst_ip_1, rule_dst_ip_2, rule_dst_ip_3, rule_dst_ip_4,
-            rule_dst_ip_5, rule_dst_ip_6, rule_dst_ip_7, rule_dst_ip_8, rule_dst_ip_9,
-            rule_dst_ip_10, rule_dst_ip_11, rule_dst_ip_12, rule_dst_ip_13, rule_dst_ip_14,
-            rule_dst_ip_15;
-wire [15:0] rule_sport_0, rule_sport_1, rule_sport_2, rule_sport_3, rule_sport_4, rule_sport_5,
-            rule_sport_6, rule_sport_7, rule_sport_8, rule_sport_9, rule_sport_10, rule_sport_11,
-            rule_sport_12, rule_sport_13, rule_sport_14, rule_sport_15;
-wire [15:0] rule_dport_0, rule_dport_1, rule_dport_2, rule_dport_3, rule_dport_4, rule_dport_5,
-            rule_dport_6, rule_dport_7, rule_dport_8, rule_dport_9, rule_dport_10, rule_dport_11,
-            rule_dport_12, rule_dport_13, rule_dport_14, rule_dport_15;
-wire [5:0]  rule_src_length_0, rule_src_length_1, rule_src_length_2, rule_src_length_3,
-            rule_src_length_4, rule_src_length_5, rule_src_length_6, rule_src_length_7,
-            rule_src_length_8, rule_src_length_9, rule_src_length_10, rule_src_length_11,
-            rule_src_length_12, rule_src_length_13, rule_src_length_14, rule_src_length_15;
-wire [5:0]  rule_dst_length_0, rule_dst_length_1, rule_dst_length_2, rule_dst_length_3,
-            rule_dst_length_4, rule_dst_length_5, rule_dst_length_6, rule_dst_length_7,
-            rule_dst_length_8, rule_dst_length_9, rule_dst_length_10, rule_dst_length_11,
-            rule_dst_length_12, rule_dst_length_13, rule_dst_length_14, rule_dst_length_15;
-wire [7:0]  rule_protocol_0, rule_protocol_1, rule_protocol_2, rule_protocol_3, rule_protocol_4,
-            rule_protocol_5, rule_protocol_6, rule_protocol_7, rule_protocol_8, rule_protocol_9,
-            rule_protocol_10, rule_protocol_11, rule_protocol_12, rule_protocol_13,
-            rule_protocol_14, rule_protocol_15;
-wire        rule_protocol_any_0, rule_protocol_any_1, rule_protocol_any_2, rule_protocol_any_3,
-            rule_protocol_any_4, rule_protocol_any_5, rule_protocol_any_6, rule_protocol_any_7,
-            rule_protocol_any_8, rule_protocol_any_9, rule_protocol_any_10, rule_protocol_any_11,
-            rule_protocol_any_12, rule_protocol_any_13, rule_protocol_any_14,
-            rule_protocol_any_15;
-wire        rule_sport_any_0, rule_sport_any_1, rule_sport_any_2, rule_sport_any_3,
-            rule_sport_any_4, rule_sport_any_5, rule_sport_any_6, rule_sport_any_7,
-            rule_sport_any_8, rule_sport_any_9, rule_sport_any_10, rule_sport_any_11,
-            rule_sport_any_12, rule_sport_any_13, rule_sport_any_14, rule_sport_any_15;
-wire        rule_dport_any_0, rule_dport_any_1, rule_dport_any_2, rule_dport_any_3,
-            rule_dport_any_4, rule_dport_any_5, rule_dport_any_6, rule_dport_any_7,
-            rule_dport_any_8, rule_dport_any_9, rule_dport_any_10, rule_dport_any_11,
-            rule_dport_any_12, rule_dport_any_13, rule_dport_any_14, rule_dport_any_15;
-wire        rule_valid_0, rule_valid_1, rule_valid_2, rule_valid_3, rule_valid_4, rule_valid_5,
-            rule_valid_6, rule_valid_7, rule_valid_8, rule_valid_9, rule_valid_10, rule_valid_11,
-            rule_valid_12, rule_valid_13, rule_valid_14, rule_valid_15;
-wire [2:0]  rule_profile_0, rule_profile_1, rule_profile_2, rule_profile_3, rule_profile_4,
-            rule_profile_5, rule_profile_6, rule_profile_7, rule_profile_8, rule_profile_9,
-            rule_profile_10, rule_profile_11, rule_profile_12, rule_profile_13, rule_profile_14,
-            rule_profile_15;
-wire [3:0]  rule_egress_ports_0, rule_egress_ports_1, rule_egress_ports_2, rule_egress_ports_3,
-            rule_egress_ports_4, rule_egress_ports_5, rule_egress_ports_6, rule_egress_ports_7,
-            rule_egress_ports_8, rule_egress_ports_9, rule_egress_ports_10, rule_egress_ports_11,
-            rule_egress_ports_12, rule_egress_ports_13, rule_egress_ports_14,
-            rule_egress_ports_15;
-wire [31:0] profile_high_0, profile_high_1, profile_high_2, profile_high_3, profile_high_4,
-            profile_high_5, profile_high_6, profile_high_7;
-wire [31:0] profile_low_0, profile_low_1, profile_low_2, profile_low_3, profile_low_4,
-            profile_low_5, profile_low_6, profile_low_7;
-wire [31:0] profile_min_interval_us_0, profile_min_interval_us_1, profile_min_interval_us_2,
-            profile_min_interval_us_3, profile_min_interval_us_4, profile_min_interval_us_5,
-            profile_min_interval_us_6, profile_min_interval_us_7;
-wire        profile_stateful_0, profile_stateful_1, profile_stateful_2, profile_stateful_3,
-            profile_stateful_4, profile_stateful_5, profile_stateful_6, profile_stateful_7;
+// The rules and the profiles, in flowlat_table's layouts as flowlat_regs stores them (its
+// `rules` and `profiles` tables, regmap/flowlat.toml): wired through, no logic in between
+wire [16*128-1:0] config_rules;
+wire [8*128-1:0]  config_profiles;
 
 // The monitor's status and the lookup's answer
 wire         status_clearing;
@@ -270,246 +212,8 @@ flowlat_regs regs_inst (
     .lookup_max_residence(lookup_max_residence),
     .lookup_packets(lookup_packets),
     .lookup_last_seen_us(lookup_last_seen_us),
-    .rule_src_ip_0(rule_src_ip_0),
-    .rule_src_ip_1(rule_src_ip_1),
-    .rule_src_ip_2(rule_src_ip_2),
-    .rule_src_ip_3(rule_src_ip_3),
-    .rule_src_ip_4(rule_src_ip_4),
-    .rule_src_ip_5(rule_src_ip_5),
-    .rule_src_ip_6(rule_src_ip_6),
-    .rule_src_ip_7(rule_src_ip_7),
-    .rule_src_ip_8(rule_src_ip_8),
-    .rule_src_ip_9(rule_src_ip_9),
-    .rule_src_ip_10(rule_src_ip_10),
-    .rule_src_ip_11(rule_src_ip_11),
-    .rule_src_ip_12(rule_src_ip_12),
-    .rule_src_ip_13(rule_src_ip_13),
-    .rule_src_ip_14(rule_src_ip_14),
-    .rule_src_ip_15(rule_src_ip_15),
-    .rule_dst_ip_0(rule_dst_ip_0),
-    .rule_dst_ip_1(rule_dst_ip_1),
-    .rule_dst_ip_2(rule_dst_ip_2),
-    .rule_dst_ip_3(rule_dst_ip_3),
-    .rule_dst_ip_4(rule_dst_ip_4),
-    .rule_dst_ip_5(rule_dst_ip_5),
-    .rule_dst_ip_6(rule_dst_ip_6),
-    .rule_dst_ip_7(rule_dst_ip_7),
-    .rule_dst_ip_8(rule_dst_ip_8),
-    .rule_dst_ip_9(rule_dst_ip_9),
-    .rule_dst_ip_10(rule_dst_ip_10),
-    .rule_dst_ip_11(rule_dst_ip_11),
-    .rule_dst_ip_12(rule_dst_ip_12),
-    .rule_dst_ip_13(rule_dst_ip_13),
-    .rule_dst_ip_14(rule_dst_ip_14),
-    .rule_dst_ip_15(rule_dst_ip_15),
-    .rule_ports_0_sport(rule_sport_0),
-    .rule_ports_0_dport(rule_dport_0),
-    .rule_ports_1_sport(rule_sport_1),
-    .rule_ports_1_dport(rule_dport_1),
-    .rule_ports_2_sport(rule_sport_2),
-    .rule_ports_2_dport(rule_dport_2),
-    .rule_ports_3_sport(rule_sport_3),
-    .rule_ports_3_dport(rule_dport_3),
-    .rule_ports_4_sport(rule_sport_4),
-    .rule_ports_4_dport(rule_dport_4),
-    .rule_ports_5_sport(rule_sport_5),
-    .rule_ports_5_dport(rule_dport_5),
-    .rule_ports_6_sport(rule_sport_6),
-    .rule_ports_6_dport(rule_dport_6),
-    .rule_ports_7_sport(rule_sport_7),
-    .rule_ports_7_dport(rule_dport_7),
-    .rule_ports_8_sport(rule_sport_8),
-    .rule_ports_8_dport(rule_dport_8),
-    .rule_ports_9_sport(rule_sport_9),
-    .rule_ports_9_dport(rule_dport_9),
-    .rule_ports_10_sport(rule_sport_10),
-    .rule_ports_10_dport(rule_dport_10),
-    .rule_ports_11_sport(rule_sport_11),
-    .rule_ports_11_dport(rule_dport_11),
-    .rule_ports_12_sport(rule_sport_12),
-    .rule_ports_12_dport(rule_dport_12),
-    .rule_ports_13_sport(rule_sport_13),
-    .rule_ports_13_dport(rule_dport_13),
-    .rule_ports_14_sport(rule_sport_14),
-    .rule_ports_14_dport(rule_dport_14),
-    .rule_ports_15_sport(rule_sport_15),
-    .rule_ports_15_dport(rule_dport_15),
-    .rule_control_0_src_length(rule_src_length_0),
-    .rule_control_0_dst_length(rule_dst_length_0),
-    .rule_control_0_protocol(rule_protocol_0),
-    .rule_control_0_protocol_any(rule_protocol_any_0),
-    .rule_control_0_sport_any(rule_sport_any_0),
-    .rule_control_0_dport_any(rule_dport_any_0),
-    .rule_control_0_egress_ports(rule_egress_ports_0),
-    .rule_control_0_profile(rule_profile_0),
-    .rule_control_0_valid(rule_valid_0),
-    .rule_control_1_src_length(rule_src_length_1),
-    .rule_control_1_dst_length(rule_dst_length_1),
-    .rule_control_1_protocol(rule_protocol_1),
-    .rule_control_1_protocol_any(rule_protocol_any_1),
-    .rule_control_1_sport_any(rule_sport_any_1),
-    .rule_control_1_dport_any(rule_dport_any_1),
-    .rule_control_1_egress_ports(rule_egress_ports_1),
-    .rule_control_1_profile(rule_profile_1),
-    .rule_control_1_valid(rule_valid_1),
-    .rule_control_2_src_length(rule_src_length_2),
-    .rule_control_2_dst_length(rule_dst_length_2),
-    .rule_control_2_protocol(rule_protocol_2),
-    .rule_control_2_protocol_any(rule_protocol_any_2),
-    .rule_control_2_sport_any(rule_sport_any_2),
-    .rule_control_2_dport_any(rule_dport_any_2),
-    .rule_control_2_egress_ports(rule_egress_ports_2),
-    .rule_control_2_profile(rule_profile_2),
-    .rule_control_2_valid(rule_valid_2),
-    .rule_control_3_src_length(rule_src_length_3),
-    .rule_control_3_dst_length(rule_dst_length_3),
-    .rule_control_3_protocol(rule_protocol_3),
-    .rule_control_3_protocol_any(rule_protocol_any_3),
-    .rule_control_3_sport_any(rule_sport_any_3),
-    .rule_control_3_dport_any(rule_dport_any_3),
-    .rule_control_3_egress_ports(rule_egress_ports_3),
-    .rule_control_3_profile(rule_profile_3),
-    .rule_control_3_valid(rule_valid_3),
-    .rule_control_4_src_length(rule_src_length_4),
-    .rule_control_4_dst_length(rule_dst_length_4),
-    .rule_control_4_protocol(rule_protocol_4),
-    .rule_control_4_protocol_any(rule_protocol_any_4),
-    .rule_control_4_sport_any(rule_sport_any_4),
-    .rule_control_4_dport_any(rule_dport_any_4),
-    .rule_control_4_egress_ports(rule_egress_ports_4),
-    .rule_control_4_profile(rule_profile_4),
-    .rule_control_4_valid(rule_valid_4),
-    .rule_control_5_src_length(rule_src_length_5),
-    .rule_control_5_dst_length(rule_dst_length_5),
-    .rule_control_5_protocol(rule_protocol_5),
-    .rule_control_5_protocol_any(rule_protocol_any_5),
-    .rule_control_5_sport_any(rule_sport_any_5),
-    .rule_control_5_dport_any(rule_dport_any_5),
-    .rule_control_5_egress_ports(rule_egress_ports_5),
-    .rule_control_5_profile(rule_profile_5),
-    .rule_control_5_valid(rule_valid_5),
-    .rule_control_6_src_length(rule_src_length_6),
-    .rule_control_6_dst_length(rule_dst_length_6),
-    .rule_control_6_protocol(rule_protocol_6),
-    .rule_control_6_protocol_any(rule_protocol_any_6),
-    .rule_control_6_sport_any(rule_sport_any_6),
-    .rule_control_6_dport_any(rule_dport_any_6),
-    .rule_control_6_egress_ports(rule_egress_ports_6),
-    .rule_control_6_profile(rule_profile_6),
-    .rule_control_6_valid(rule_valid_6),
-    .rule_control_7_src_length(rule_src_length_7),
-    .rule_control_7_dst_length(rule_dst_length_7),
-    .rule_control_7_protocol(rule_protocol_7),
-    .rule_control_7_protocol_any(rule_protocol_any_7),
-    .rule_control_7_sport_any(rule_sport_any_7),
-    .rule_control_7_dport_any(rule_dport_any_7),
-    .rule_control_7_egress_ports(rule_egress_ports_7),
-    .rule_control_7_profile(rule_profile_7),
-    .rule_control_7_valid(rule_valid_7),
-    .rule_control_8_src_length(rule_src_length_8),
-    .rule_control_8_dst_length(rule_dst_length_8),
-    .rule_control_8_protocol(rule_protocol_8),
-    .rule_control_8_protocol_any(rule_protocol_any_8),
-    .rule_control_8_sport_any(rule_sport_any_8),
-    .rule_control_8_dport_any(rule_dport_any_8),
-    .rule_control_8_egress_ports(rule_egress_ports_8),
-    .rule_control_8_profile(rule_profile_8),
-    .rule_control_8_valid(rule_valid_8),
-    .rule_control_9_src_length(rule_src_length_9),
-    .rule_control_9_dst_length(rule_dst_length_9),
-    .rule_control_9_protocol(rule_protocol_9),
-    .rule_control_9_protocol_any(rule_protocol_any_9),
-    .rule_control_9_sport_any(rule_sport_any_9),
-    .rule_control_9_dport_any(rule_dport_any_9),
-    .rule_control_9_egress_ports(rule_egress_ports_9),
-    .rule_control_9_profile(rule_profile_9),
-    .rule_control_9_valid(rule_valid_9),
-    .rule_control_10_src_length(rule_src_length_10),
-    .rule_control_10_dst_length(rule_dst_length_10),
-    .rule_control_10_protocol(rule_protocol_10),
-    .rule_control_10_protocol_any(rule_protocol_any_10),
-    .rule_control_10_sport_any(rule_sport_any_10),
-    .rule_control_10_dport_any(rule_dport_any_10),
-    .rule_control_10_egress_ports(rule_egress_ports_10),
-    .rule_control_10_profile(rule_profile_10),
-    .rule_control_10_valid(rule_valid_10),
-    .rule_control_11_src_length(rule_src_length_11),
-    .rule_control_11_dst_length(rule_dst_length_11),
-    .rule_control_11_protocol(rule_protocol_11),
-    .rule_control_11_protocol_any(rule_protocol_any_11),
-    .rule_control_11_sport_any(rule_sport_any_11),
-    .rule_control_11_dport_any(rule_dport_any_11),
-    .rule_control_11_egress_ports(rule_egress_ports_11),
-    .rule_control_11_profile(rule_profile_11),
-    .rule_control_11_valid(rule_valid_11),
-    .rule_control_12_src_length(rule_src_length_12),
-    .rule_control_12_dst_length(rule_dst_length_12),
-    .rule_control_12_protocol(rule_protocol_12),
-    .rule_control_12_protocol_any(rule_protocol_any_12),
-    .rule_control_12_sport_any(rule_sport_any_12),
-    .rule_control_12_dport_any(rule_dport_any_12),
-    .rule_control_12_egress_ports(rule_egress_ports_12),
-    .rule_control_12_profile(rule_profile_12),
-    .rule_control_12_valid(rule_valid_12),
-    .rule_control_13_src_length(rule_src_length_13),
-    .rule_control_13_dst_length(rule_dst_length_13),
-    .rule_control_13_protocol(rule_protocol_13),
-    .rule_control_13_protocol_any(rule_protocol_any_13),
-    .rule_control_13_sport_any(rule_sport_any_13),
-    .rule_control_13_dport_any(rule_dport_any_13),
-    .rule_control_13_egress_ports(rule_egress_ports_13),
-    .rule_control_13_profile(rule_profile_13),
-    .rule_control_13_valid(rule_valid_13),
-    .rule_control_14_src_length(rule_src_length_14),
-    .rule_control_14_dst_length(rule_dst_length_14),
-    .rule_control_14_protocol(rule_protocol_14),
-    .rule_control_14_protocol_any(rule_protocol_any_14),
-    .rule_control_14_sport_any(rule_sport_any_14),
-    .rule_control_14_dport_any(rule_dport_any_14),
-    .rule_control_14_egress_ports(rule_egress_ports_14),
-    .rule_control_14_profile(rule_profile_14),
-    .rule_control_14_valid(rule_valid_14),
-    .rule_control_15_src_length(rule_src_length_15),
-    .rule_control_15_dst_length(rule_dst_length_15),
-    .rule_control_15_protocol(rule_protocol_15),
-    .rule_control_15_protocol_any(rule_protocol_any_15),
-    .rule_control_15_sport_any(rule_sport_any_15),
-    .rule_control_15_dport_any(rule_dport_any_15),
-    .rule_control_15_egress_ports(rule_egress_ports_15),
-    .rule_control_15_profile(rule_profile_15),
-    .rule_control_15_valid(rule_valid_15),
-    .profile_high_0(profile_high_0),
-    .profile_high_1(profile_high_1),
-    .profile_high_2(profile_high_2),
-    .profile_high_3(profile_high_3),
-    .profile_high_4(profile_high_4),
-    .profile_high_5(profile_high_5),
-    .profile_high_6(profile_high_6),
-    .profile_high_7(profile_high_7),
-    .profile_low_0(profile_low_0),
-    .profile_low_1(profile_low_1),
-    .profile_low_2(profile_low_2),
-    .profile_low_3(profile_low_3),
-    .profile_low_4(profile_low_4),
-    .profile_low_5(profile_low_5),
-    .profile_low_6(profile_low_6),
-    .profile_low_7(profile_low_7),
-    .profile_min_interval_us_0(profile_min_interval_us_0),
-    .profile_min_interval_us_1(profile_min_interval_us_1),
-    .profile_min_interval_us_2(profile_min_interval_us_2),
-    .profile_min_interval_us_3(profile_min_interval_us_3),
-    .profile_min_interval_us_4(profile_min_interval_us_4),
-    .profile_min_interval_us_5(profile_min_interval_us_5),
-    .profile_min_interval_us_6(profile_min_interval_us_6),
-    .profile_min_interval_us_7(profile_min_interval_us_7),
-    .profile_control_0_stateful(profile_stateful_0),
-    .profile_control_1_stateful(profile_stateful_1),
-    .profile_control_2_stateful(profile_stateful_2),
-    .profile_control_3_stateful(profile_stateful_3),
-    .profile_control_4_stateful(profile_stateful_4),
-    .profile_control_5_stateful(profile_stateful_5),
-    .profile_control_6_stateful(profile_stateful_6),
-    .profile_control_7_stateful(profile_stateful_7),
+    .rules(config_rules),
+    .profiles(config_profiles),
     .monitored(counter_value[64*MONITORED +: 64]),
     .monitored_clear(counter_clear[MONITORED]),
     .unmatched(counter_value[64*UNMATCHED +: 64]),
@@ -537,128 +241,6 @@ flowlat_regs regs_inst (
     .records_exported(counter_value[64*RECORDS_EXPORTED +: 64]),
     .records_exported_clear(counter_clear[RECORDS_EXPORTED])
 );
-
-// ---------------------------------------------------------------------------------------------
-// Rules and profiles (flowlat_table's layouts)
-
-// A rule in flowlat_table's layout
-function [127:0] rule_of;
-    input        valid;
-    input [2:0]  profile;
-    input [3:0]  egress_ports;
-    input        dport_any;
-    input [15:0] dport;
-    input        sport_any;
-    input [15:0] sport;
-    input        protocol_any;
-    input [7:0]  protocol;
-    input [5:0]  dst_length;
-    input [31:0] dst_ip;
-    input [5:0]  src_length;
-    input [31:0] src_ip;
-    rule_of = {
-        1'b0,           // [127]
-        valid,          // [126]
-        profile,        // [125:123]
-        egress_ports,   // [122:119]
-        dport_any,      // [118]
-        dport,          // [117:102]
-        sport_any,      // [101]
-        sport,          // [100:85]
-        protocol_any,   // [84]
-        protocol,       // [83:76]
-        dst_length,     // [75:70]
-        dst_ip,         // [69:38]
-        src_length,     // [37:32]
-        src_ip};        // [31:0]
-endfunction
-
-// A profile in flowlat_table's layout
-function [127:0] profile_of;
-    input        stateful;
-    input [31:0] min_interval_us;
-    input [31:0] low;
-    input [31:0] high;
-    profile_of = {31'd0, stateful, min_interval_us, low, high};
-endfunction
-
-// (Not gated by the monitor's enable, although the table reads them only then: in the FPGA the
-// gate would be one input more to every bit of the rules' match)
-wire [16*128-1:0] config_rules = {
-    rule_of(rule_valid_15, rule_profile_15, rule_egress_ports_15, rule_dport_any_15,
-            rule_dport_15, rule_sport_any_15, rule_sport_15, rule_protocol_any_15,
-            rule_protocol_15, rule_dst_length_15, rule_dst_ip_15, rule_src_length_15,
-            rule_src_ip_15),
-    rule_of(rule_valid_14, rule_profile_14, rule_egress_ports_14, rule_dport_any_14,
-            rule_dport_14, rule_sport_any_14, rule_sport_14, rule_protocol_any_14,
-            rule_protocol_14, rule_dst_length_14, rule_dst_ip_14, rule_src_length_14,
-            rule_src_ip_14),
-    rule_of(rule_valid_13, rule_profile_13, rule_egress_ports_13, rule_dport_any_13,
-            rule_dport_13, rule_sport_any_13, rule_sport_13, rule_protocol_any_13,
-            rule_protocol_13, rule_dst_length_13, rule_dst_ip_13, rule_src_length_13,
-            rule_src_ip_13),
-    rule_of(rule_valid_12, rule_profile_12, rule_egress_ports_12, rule_dport_any_12,
-            rule_dport_12, rule_sport_any_12, rule_sport_12, rule_protocol_any_12,
-            rule_protocol_12, rule_dst_length_12, rule_dst_ip_12, rule_src_length_12,
-            rule_src_ip_12),
-    rule_of(rule_valid_11, rule_profile_11, rule_egress_ports_11, rule_dport_any_11,
-            rule_dport_11, rule_sport_any_11, rule_sport_11, rule_protocol_any_11,
-            rule_protocol_11, rule_dst_length_11, rule_dst_ip_11, rule_src_length_11,
-            rule_src_ip_11),
-    rule_of(rule_valid_10, rule_profile_10, rule_egress_ports_10, rule_dport_any_10,
-            rule_dport_10, rule_sport_any_10, rule_sport_10, rule_protocol_any_10,
-            rule_protocol_10, rule_dst_length_10, rule_dst_ip_10, rule_src_length_10,
-            rule_src_ip_10),
-    rule_of(rule_valid_9, rule_profile_9, rule_egress_ports_9, rule_dport_any_9,
-            rule_dport_9, rule_sport_any_9, rule_sport_9, rule_protocol_any_9,
-            rule_protocol_9, rule_dst_length_9, rule_dst_ip_9, rule_src_length_9,
-            rule_src_ip_9),
-    rule_of(rule_valid_8, rule_profile_8, rule_egress_ports_8, rule_dport_any_8,
-            rule_dport_8, rule_sport_any_8, rule_sport_8, rule_protocol_any_8,
-            rule_protocol_8, rule_dst_length_8, rule_dst_ip_8, rule_src_length_8,
-            rule_src_ip_8),
-    rule_of(rule_valid_7, rule_profile_7, rule_egress_ports_7, rule_dport_any_7,
-            rule_dport_7, rule_sport_any_7, rule_sport_7, rule_protocol_any_7,
-            rule_protocol_7, rule_dst_length_7, rule_dst_ip_7, rule_src_length_7,
-            rule_src_ip_7),
-    rule_of(rule_valid_6, rule_profile_6, rule_egress_ports_6, rule_dport_any_6,
-            rule_dport_6, rule_sport_any_6, rule_sport_6, rule_protocol_any_6,
-            rule_protocol_6, rule_dst_length_6, rule_dst_ip_6, rule_src_length_6,
-            rule_src_ip_6),
-    rule_of(rule_valid_5, rule_profile_5, rule_egress_ports_5, rule_dport_any_5,
-            rule_dport_5, rule_sport_any_5, rule_sport_5, rule_protocol_any_5,
-            rule_protocol_5, rule_dst_length_5, rule_dst_ip_5, rule_src_length_5,
-            rule_src_ip_5),
-    rule_of(rule_valid_4, rule_profile_4, rule_egress_ports_4, rule_dport_any_4,
-            rule_dport_4, rule_sport_any_4, rule_sport_4, rule_protocol_any_4,
-            rule_protocol_4, rule_dst_length_4, rule_dst_ip_4, rule_src_length_4,
-            rule_src_ip_4),
-    rule_of(rule_valid_3, rule_profile_3, rule_egress_ports_3, rule_dport_any_3,
-            rule_dport_3, rule_sport_any_3, rule_sport_3, rule_protocol_any_3,
-            rule_protocol_3, rule_dst_length_3, rule_dst_ip_3, rule_src_length_3,
-            rule_src_ip_3),
-    rule_of(rule_valid_2, rule_profile_2, rule_egress_ports_2, rule_dport_any_2,
-            rule_dport_2, rule_sport_any_2, rule_sport_2, rule_protocol_any_2,
-            rule_protocol_2, rule_dst_length_2, rule_dst_ip_2, rule_src_length_2,
-            rule_src_ip_2),
-    rule_of(rule_valid_1, rule_profile_1, rule_egress_ports_1, rule_dport_any_1,
-            rule_dport_1, rule_sport_any_1, rule_sport_1, rule_protocol_any_1,
-            rule_protocol_1, rule_dst_length_1, rule_dst_ip_1, rule_src_length_1,
-            rule_src_ip_1),
-    rule_of(rule_valid_0, rule_profile_0, rule_egress_ports_0, rule_dport_any_0,
-            rule_dport_0, rule_sport_any_0, rule_sport_0, rule_protocol_any_0,
-            rule_protocol_0, rule_dst_length_0, rule_dst_ip_0, rule_src_length_0,
-            rule_src_ip_0)};
-
-wire [8*128-1:0] config_profiles = {
-    profile_of(profile_stateful_7, profile_min_interval_us_7, profile_low_7, profile_high_7),
-    profile_of(profile_stateful_6, profile_min_interval_us_6, profile_low_6, profile_high_6),
-    profile_of(profile_stateful_5, profile_min_interval_us_5, profile_low_5, profile_high_5),
-    profile_of(profile_stateful_4, profile_min_interval_us_4, profile_low_4, profile_high_4),
-    profile_of(profile_stateful_3, profile_min_interval_us_3, profile_low_3, profile_high_3),
-    profile_of(profile_stateful_2, profile_min_interval_us_2, profile_low_2, profile_high_2),
-    profile_of(profile_stateful_1, profile_min_interval_us_1, profile_low_1, profile_high_1),
-    profile_of(profile_stateful_0, profile_min_interval_us_0, profile_low_0, profile_high_0)};
 
 // The exporter's MTU, within 200..9000
 wire [15:0] config_mtu = mtu < 16'd200 ? 16'd200 : mtu > 16'd9000 ? 16'd9000 : mtu;
@@ -831,14 +413,13 @@ assign counter_increment[3*MESSAGES +: 3] = {2'd0, count_message};
 assign counter_increment[3*TEMPLATES +: 3] = {2'd0, count_template};
 assign counter_increment[3*RECORDS_EXPORTED +: 3] = {2'd0, count_record};
 
-// One register per counter, written only in a clock that changes it (a simulator then copies
-// no 832-bit vector in every clock), and tested one by one only when one changes
+// One register per counter, written only in a clock that changes it, and tested one by one
+// only when one of them changes (a cycle simulator otherwise tests all 13 in every clock)
 wire counting = counter_clear != {COUNTERS{1'b0}} || counter_increment != {3*COUNTERS{1'b0}};
 genvar c;
 generate
     for (c = 0; c < COUNTERS; c = c + 1) begin : counter
         reg [63:0] value = 64'd0;
-        // (one assignment, reset included: a simulator then needs no copy of value per clock)
         always @(posedge clk) begin
             if (counting || rst) begin
                 if (rst || counter_clear[c] || counter_increment[3*c +: 3] != 3'd0)

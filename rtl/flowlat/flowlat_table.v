@@ -11,24 +11,26 @@
  *          --> write the way back; an event to m_event
  *
  * Four clocks per record (IDLE, READ, COMPARE, UPDATE). Rules (128 bits each, rule r in bits
- * 128r+127 : 128r), tried in index order (rule 0 first):
+ * 128r+127 : 128r: the registers rule_src_ip, rule_dst_ip, rule_ports and rule_control, lowest
+ * word first, as flowlat_regs stores them), tried in index order (rule 0 first):
  *
- *   [31:0]    src_ip        [37:32]   src_length   prefix length 0..32 (0: any source; above
- *   [69:38]   dst_ip        [75:70]   dst_length   32 taken as 32; the same for destinations)
- *   [83:76]   protocol      [84]      protocol_any
- *   [100:85]  sport         [101]     sport_any
- *   [117:102] dport         [118]     dport_any
- *   [122:119] egress_ports  the MAC ports whose departures it watches (bit i: port i)
- *   [125:123] profile       the latency profile of its flows
- *   [126]     valid         [127] 0
+ *   [31:0]    src_ip        [101:96]  src_length   prefix length 0..32 (0: any source; above
+ *   [63:32]   dst_ip        [107:102] dst_length   32 taken as 32; the same for destinations)
+ *   [79:64]   sport         [117]     sport_any
+ *   [95:80]   dport         [118]     dport_any
+ *   [115:108] protocol      [116]     protocol_any
+ *   [123:120] egress_ports  the MAC ports whose departures it watches (bit i: port i)
+ *   [126:124] profile       the latency profile of its flows
+ *   [127]     valid         [119] 0
  *
  * The match is computed in the clock that takes a record, inside the branch that uses it (the
  * same logic as a combinational match beside the table; a simulator then evaluates it only
  * for records, not in every clock); so are the ways' comparison in COMPARE and the new entry
  * in UPDATE, the profile's test is made in UPDATE only, and the set is read in READ only (the
  * block RAMs' read enable). Profiles (128 bits each, profile p in
- * bits 128p+127 : 128p): high[31:0], low[63:32], min_interval_us[95:64], stateful[96] (ns,
- * signed comparisons with the residence time):
+ * bits 128p+127 : 128p, the registers profile_high, profile_low, profile_min_interval_us and
+ * profile_control): high[31:0], low[63:32], min_interval_us[95:64], stateful[96] (ns, signed
+ * comparisons with the residence time):
  *   - stateless (stateful 0): an ABSOLUTE event (kind 1) when the residence exceeds high, and
  *     at least min_interval_us after the flow's previous ABSOLUTE event;
  *   - stateful: a HIGH event (kind 2) when the residence exceeds high and the flow is not in
@@ -212,13 +214,13 @@ function [15:0] rules_matched;
     begin
         for (r = 0; r < 16; r = r + 1) begin
             rules_matched[r] =
-                rules[128*r + 126] &&
-                ((frame[31:0] ^ rules[128*r +: 32]) & prefix_mask(rules[128*r + 32 +: 6])) == 32'd0 &&
-                ((frame[63:32] ^ rules[128*r + 38 +: 32]) & prefix_mask(rules[128*r + 70 +: 6])) == 32'd0 &&
-                (rules[128*r + 84] || frame[71:64] == rules[128*r + 76 +: 8]) &&
-                (rules[128*r + 101] || frame[87:72] == rules[128*r + 85 +: 16]) &&
-                (rules[128*r + 118] || frame[103:88] == rules[128*r + 102 +: 16]) &&
-                rules[128*r + 119 + {30'd0, frame[105:104]}];
+                rules[128*r + 127] &&
+                ((frame[31:0] ^ rules[128*r +: 32]) & prefix_mask(rules[128*r + 96 +: 6])) == 32'd0 &&
+                ((frame[63:32] ^ rules[128*r + 32 +: 32]) & prefix_mask(rules[128*r + 102 +: 6])) == 32'd0 &&
+                (rules[128*r + 116] || frame[71:64] == rules[128*r + 108 +: 8]) &&
+                (rules[128*r + 117] || frame[87:72] == rules[128*r + 64 +: 16]) &&
+                (rules[128*r + 118] || frame[103:88] == rules[128*r + 80 +: 16]) &&
+                rules[128*r + 120 + {30'd0, frame[105:104]}];
         end
     end
 endfunction
@@ -232,7 +234,7 @@ function [6:0] first_rule;
         first_rule = 7'd0;
         for (r = 15; r >= 0; r = r - 1) begin
             if (matched[r]) begin
-                first_rule = {r[3:0], rules[128*r + 123 +: 3]};
+                first_rule = {r[3:0], rules[128*r + 124 +: 3]};
             end
         end
     end

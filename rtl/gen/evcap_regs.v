@@ -151,12 +151,12 @@ reg        s_axil_rvalid_reg = 1'b0;
 reg [31:0] s_axil_rdata_reg = 32'd0;
 reg [1:0]  s_axil_rresp_reg = 2'b00;
 
+// pulse outputs, high for one clock after their write
+reg [5:0] pulses_reg = 6'd0;
+
 // registers
 // 0x008 control (rw)
 reg        control_enable_reg = 1'b0;
-// 0x00c command (pulse)
-reg        command_timer_reset_reg = 1'b0;
-reg        command_flush_reg = 1'b0;
 // 0x010 resolution (rw)
 reg [2:0]  resolution_reg = 3'h0;
 // 0x014 queue_mask (rw)
@@ -194,16 +194,12 @@ reg [31:0] timer_latch_reg = 32'h00000000;
 // 0x058 timer_preset (rw)
 reg [63:0] timer_preset_reg = 64'h0000000000000000;
 reg [31:0] timer_preset_shadow_reg = 32'h00000000;
-reg        timer_preset_commit_reg = 1'b0;
 reg [31:0] timer_preset_latch_reg = 32'h00000000;
 // 0x060 events_missed (counter)
-reg        events_missed_clear_reg = 1'b0;
 reg [31:0] events_missed_latch_reg = 32'h00000000;
 // 0x068 events_sent (counter)
-reg        events_sent_clear_reg = 1'b0;
 reg [31:0] events_sent_latch_reg = 32'h00000000;
 // 0x070 packets_sent (counter)
-reg        packets_sent_clear_reg = 1'b0;
 reg [31:0] packets_sent_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
@@ -222,8 +218,8 @@ assign s_axil_rresp = s_axil_rresp_reg;
 assign s_axil_rvalid = s_axil_rvalid_reg;
 
 assign control_enable = control_enable_reg;
-assign command_timer_reset = command_timer_reset_reg;
-assign command_flush = command_flush_reg;
+assign command_timer_reset = pulses_reg[0];
+assign command_flush = pulses_reg[1];
 assign resolution = resolution_reg;
 assign queue_mask = queue_mask_reg;
 assign event_mask = event_mask_reg;
@@ -239,20 +235,15 @@ assign udp_destination_port = udp_destination_port_reg;
 assign max_length = max_length_reg;
 assign flush_timeout = flush_timeout_reg;
 assign timer_preset = timer_preset_reg;
-assign timer_preset_commit = timer_preset_commit_reg;
-assign events_missed_clear = events_missed_clear_reg;
-assign events_sent_clear = events_sent_clear_reg;
-assign packets_sent_clear = packets_sent_clear_reg;
+assign timer_preset_commit = pulses_reg[2];
+assign events_missed_clear = pulses_reg[3];
+assign events_sent_clear = pulses_reg[4];
+assign packets_sent_clear = pulses_reg[5];
 
 // write
 always @(posedge clk) begin
     // pulses last one clock
-    command_timer_reset_reg <= 1'b0;
-    command_flush_reg <= 1'b0;
-    timer_preset_commit_reg <= 1'b0;
-    events_missed_clear_reg <= 1'b0;
-    events_sent_clear_reg <= 1'b0;
-    packets_sent_clear_reg <= 1'b0;
+    pulses_reg <= 6'd0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -282,8 +273,8 @@ always @(posedge clk) begin
             end
             10'h003: begin
                 // 0x00c command
-                if (w_strb_reg[0] && w_data_reg[0]) command_timer_reset_reg <= 1'b1;
-                if (w_strb_reg[0] && w_data_reg[1]) command_flush_reg <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[0]) pulses_reg[0] <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[1]) pulses_reg[1] <= 1'b1;
             end
             10'h004: begin
                 // 0x010 resolution
@@ -385,31 +376,31 @@ always @(posedge clk) begin
                 if (w_strb_reg[1]) timer_preset_reg[47:40] <= w_data_reg[15:8];
                 if (w_strb_reg[2]) timer_preset_reg[55:48] <= w_data_reg[23:16];
                 if (w_strb_reg[3]) timer_preset_reg[63:56] <= w_data_reg[31:24];
-                timer_preset_commit_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h018: begin
                 // 0x060 events_missed (low word): clear
-                events_missed_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h019: begin
                 // 0x064 events_missed (high word): clear
-                events_missed_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h01a: begin
                 // 0x068 events_sent (low word): clear
-                events_sent_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h01b: begin
                 // 0x06c events_sent (high word): clear
-                events_sent_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h01c: begin
                 // 0x070 packets_sent (low word): clear
-                packets_sent_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h01d: begin
                 // 0x074 packets_sent (high word): clear
-                packets_sent_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             default: begin
                 // unmapped or read-only
@@ -422,12 +413,7 @@ always @(posedge clk) begin
         aw_valid_reg <= 1'b0;
         w_valid_reg <= 1'b0;
         s_axil_bvalid_reg <= 1'b0;
-        command_timer_reset_reg <= 1'b0;
-        command_flush_reg <= 1'b0;
-        timer_preset_commit_reg <= 1'b0;
-        events_missed_clear_reg <= 1'b0;
-        events_sent_clear_reg <= 1'b0;
-        packets_sent_clear_reg <= 1'b0;
+        pulses_reg <= 6'd0;
         control_enable_reg <= 1'b0;
         resolution_reg <= 3'h0;
         queue_mask_reg <= 8'hff;

@@ -167,635 +167,170 @@ Full description: docs/regmap.md
  * flowlat register block
  */
 module flowlat_regs (
-    input  wire        clk,
-    input  wire        rst,
+    input  wire          clk,
+    input  wire          rst,
 
     /*
      * AXI4-Lite slave
      */
-    input  wire [11:0] s_axil_awaddr,
-    input  wire [2:0]  s_axil_awprot,
-    input  wire        s_axil_awvalid,
-    output wire        s_axil_awready,
-    input  wire [31:0] s_axil_wdata,
-    input  wire [3:0]  s_axil_wstrb,
-    input  wire        s_axil_wvalid,
-    output wire        s_axil_wready,
-    output wire [1:0]  s_axil_bresp,
-    output wire        s_axil_bvalid,
-    input  wire        s_axil_bready,
-    input  wire [11:0] s_axil_araddr,
-    input  wire [2:0]  s_axil_arprot,
-    input  wire        s_axil_arvalid,
-    output wire        s_axil_arready,
-    output wire [31:0] s_axil_rdata,
-    output wire [1:0]  s_axil_rresp,
-    output wire        s_axil_rvalid,
-    input  wire        s_axil_rready,
+    input  wire [11:0]   s_axil_awaddr,
+    input  wire [2:0]    s_axil_awprot,
+    input  wire          s_axil_awvalid,
+    output wire          s_axil_awready,
+    input  wire [31:0]   s_axil_wdata,
+    input  wire [3:0]    s_axil_wstrb,
+    input  wire          s_axil_wvalid,
+    output wire          s_axil_wready,
+    output wire [1:0]    s_axil_bresp,
+    output wire          s_axil_bvalid,
+    input  wire          s_axil_bready,
+    input  wire [11:0]   s_axil_araddr,
+    input  wire [2:0]    s_axil_arprot,
+    input  wire          s_axil_arvalid,
+    output wire          s_axil_arready,
+    output wire [31:0]   s_axil_rdata,
+    output wire [1:0]    s_axil_rresp,
+    output wire          s_axil_rvalid,
+    input  wire          s_axil_rready,
 
     /*
      * Registers
      */
     // 0x008 control: What the monitor and the exporter do.
-    output wire        control_monitor_enable,
-    output wire        control_export_enable,
-    output wire [7:0]  control_export_ports,
+    output wire          control_monitor_enable,
+    output wire          control_export_enable,
+    output wire [7:0]    control_export_ports,
     // 0x00c command: Commands: write 1 to a bit to act once. Reads return 0.
-    output wire        command_clear,
-    output wire        command_lookup,
-    output wire        command_send_template,
+    output wire          command_clear,
+    output wire          command_lookup,
+    output wire          command_send_template,
     // 0x010 status: What the monitor is doing: bit 0 clearing (the flow table is being
     // cleared: after reset, and from the clear command until every flow is forgotten; records
     // wait), bits 14:8 events waiting for the exporter (0..64), bits 20:16 records waiting for
     // the flow table (0..16).
-    input  wire [20:0] status,
+    input  wire [20:0]   status,
     // 0x014 now_us: The flow table's clock: microseconds since reset (the block's clock), the
     // time base of lookup_last_seen_us and idle_timeout_us. Wraps after 2^32 us.
-    input  wire [31:0] now_us,
+    input  wire [31:0]   now_us,
     // 0x018 idle_timeout_us: When a flow becomes stale: a new flow may evict one not seen for
     // more than this (counted in evicted).
-    output wire [31:0] idle_timeout_us,
+    output wire [31:0]   idle_timeout_us,
     // 0x020 ipfix_destination_mac: Destination MAC address of the IPFIX frames (the
     // collector's, or its next hop's) (write low word, then high word).
-    output wire [47:0] ipfix_destination_mac,
+    output wire [47:0]   ipfix_destination_mac,
     // 0x028 ipfix_source_mac: Source MAC address of the IPFIX frames (write low word, then
     // high word).
-    output wire [47:0] ipfix_source_mac,
+    output wire [47:0]   ipfix_source_mac,
     // 0x030 ipfix_source_ip: Source IPv4 address of the IPFIX frames (the exporter's).
-    output wire [31:0] ipfix_source_ip,
+    output wire [31:0]   ipfix_source_ip,
     // 0x034 ipfix_destination_ip: Destination IPv4 address of the IPFIX frames (the
     // collector's).
-    output wire [31:0] ipfix_destination_ip,
+    output wire [31:0]   ipfix_destination_ip,
     // 0x038 ipfix_ports: UDP ports of the IPFIX frames.
-    output wire [15:0] ipfix_ports_source,
-    output wire [15:0] ipfix_ports_destination,
+    output wire [15:0]   ipfix_ports_source,
+    output wire [15:0]   ipfix_ports_destination,
     // 0x03c observation_domain: Observation domain ID of the IPFIX messages.
-    output wire [31:0] observation_domain,
+    output wire [31:0]   observation_domain,
     // 0x040 enterprise_number: Private enterprise number (PEN) of the enterprise-specific
     // information elements of the template (residence time, event kind, flow group, profile,
     // high, low, queue occupancy).
-    output wire [31:0] enterprise_number,
+    output wire [31:0]   enterprise_number,
     // 0x044 template_interval_s: How often the template is sent while export is enabled: every
     // this many seconds of the time of day (0: only when export is enabled and on command).
-    output wire [15:0] template_interval_s,
+    output wire [15:0]   template_interval_s,
     // 0x048 mtu: Transport MTU of the IPFIX frames: bytes of IP packet, headers included; a
     // message carries as many data records (48 bytes each, at most 64) as fit. Values below
     // 200 are taken as 200, above 9000 as 9000 (the register reads back what was written).
-    output wire [15:0] mtu,
+    output wire [15:0]   mtu,
     // 0x04c flush_timeout_us: Longest time an event waits for a message: one is sent when the
     // oldest event waiting has waited this long (or this long after the previous message, for
     // events left over), full or not.
-    output wire [31:0] flush_timeout_us,
+    output wire [31:0]   flush_timeout_us,
     // 0x060 lookup_src_ip: Lookup key: IPv4 source address of the flow (command.lookup).
-    output wire [31:0] lookup_src_ip,
+    output wire [31:0]   lookup_src_ip,
     // 0x064 lookup_dst_ip: Lookup key: IPv4 destination address of the flow.
-    output wire [31:0] lookup_dst_ip,
+    output wire [31:0]   lookup_dst_ip,
     // 0x068 lookup_ports: Lookup key: L4 ports of the flow (0 for protocols other than TCP and
     // UDP, and for later fragments).
-    output wire [15:0] lookup_ports_sport,
-    output wire [15:0] lookup_ports_dport,
+    output wire [15:0]   lookup_ports_sport,
+    output wire [15:0]   lookup_ports_dport,
     // 0x06c lookup_protocol: Lookup key: IP protocol of the flow.
-    output wire [7:0]  lookup_protocol,
+    output wire [7:0]    lookup_protocol,
     // 0x070 lookup_status: Answer of the last lookup command: bit 0 done (set when the table
     // has answered, cleared by a new lookup command; the fields below are valid while it is
     // 1), bit 1 found (the flow is in the table), bit 2 breach (the flow is in breach of its
     // stateful profile: a HIGH event without its LOW yet), bits 7:4 group (the flow group: the
     // index of the rule that matched its last frame).
-    input  wire [7:0]  lookup_status,
+    input  wire [7:0]    lookup_status,
     // 0x074 lookup_last_residence: Answer of the last lookup: the residence time of the flow's
     // last frame, signed ns (two's complement).
-    input  wire [31:0] lookup_last_residence,
+    input  wire [31:0]   lookup_last_residence,
     // 0x078 lookup_max_residence: Answer of the last lookup: the largest residence time of the
     // flow's frames since it took its way in the table, signed ns (two's complement).
-    input  wire [31:0] lookup_max_residence,
+    input  wire [31:0]   lookup_max_residence,
     // 0x07c lookup_packets: Answer of the last lookup: the frames of the flow monitored since
     // it took its way in the table.
-    input  wire [31:0] lookup_packets,
+    input  wire [31:0]   lookup_packets,
     // 0x080 lookup_last_seen_us: Answer of the last lookup: when the flow's last frame was
     // monitored (now_us's clock).
-    input  wire [31:0] lookup_last_seen_us,
-    // 0x100 rule_src_ip_0: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#0)
-    output wire [31:0] rule_src_ip_0,
-    // 0x104 rule_src_ip_1: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#1)
-    output wire [31:0] rule_src_ip_1,
-    // 0x108 rule_src_ip_2: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#2)
-    output wire [31:0] rule_src_ip_2,
-    // 0x10c rule_src_ip_3: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#3)
-    output wire [31:0] rule_src_ip_3,
-    // 0x110 rule_src_ip_4: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#4)
-    output wire [31:0] rule_src_ip_4,
-    // 0x114 rule_src_ip_5: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#5)
-    output wire [31:0] rule_src_ip_5,
-    // 0x118 rule_src_ip_6: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#6)
-    output wire [31:0] rule_src_ip_6,
-    // 0x11c rule_src_ip_7: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#7)
-    output wire [31:0] rule_src_ip_7,
-    // 0x120 rule_src_ip_8: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#8)
-    output wire [31:0] rule_src_ip_8,
-    // 0x124 rule_src_ip_9: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#9)
-    output wire [31:0] rule_src_ip_9,
-    // 0x128 rule_src_ip_10: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#10)
-    output wire [31:0] rule_src_ip_10,
-    // 0x12c rule_src_ip_11: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#11)
-    output wire [31:0] rule_src_ip_11,
-    // 0x130 rule_src_ip_12: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#12)
-    output wire [31:0] rule_src_ip_12,
-    // 0x134 rule_src_ip_13: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#13)
-    output wire [31:0] rule_src_ip_13,
-    // 0x138 rule_src_ip_14: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#14)
-    output wire [31:0] rule_src_ip_14,
-    // 0x13c rule_src_ip_15: Flow group (rule): IPv4 source address, compared on
-    // rule_control.src_length bits. (#15)
-    output wire [31:0] rule_src_ip_15,
-    // 0x140 rule_dst_ip_0: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#0)
-    output wire [31:0] rule_dst_ip_0,
-    // 0x144 rule_dst_ip_1: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#1)
-    output wire [31:0] rule_dst_ip_1,
-    // 0x148 rule_dst_ip_2: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#2)
-    output wire [31:0] rule_dst_ip_2,
-    // 0x14c rule_dst_ip_3: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#3)
-    output wire [31:0] rule_dst_ip_3,
-    // 0x150 rule_dst_ip_4: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#4)
-    output wire [31:0] rule_dst_ip_4,
-    // 0x154 rule_dst_ip_5: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#5)
-    output wire [31:0] rule_dst_ip_5,
-    // 0x158 rule_dst_ip_6: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#6)
-    output wire [31:0] rule_dst_ip_6,
-    // 0x15c rule_dst_ip_7: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#7)
-    output wire [31:0] rule_dst_ip_7,
-    // 0x160 rule_dst_ip_8: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#8)
-    output wire [31:0] rule_dst_ip_8,
-    // 0x164 rule_dst_ip_9: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#9)
-    output wire [31:0] rule_dst_ip_9,
-    // 0x168 rule_dst_ip_10: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#10)
-    output wire [31:0] rule_dst_ip_10,
-    // 0x16c rule_dst_ip_11: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#11)
-    output wire [31:0] rule_dst_ip_11,
-    // 0x170 rule_dst_ip_12: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#12)
-    output wire [31:0] rule_dst_ip_12,
-    // 0x174 rule_dst_ip_13: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#13)
-    output wire [31:0] rule_dst_ip_13,
-    // 0x178 rule_dst_ip_14: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#14)
-    output wire [31:0] rule_dst_ip_14,
-    // 0x17c rule_dst_ip_15: Flow group (rule): IPv4 destination address, compared on
-    // rule_control.dst_length bits. (#15)
-    output wire [31:0] rule_dst_ip_15,
-    // 0x180 rule_ports_0: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#0)
-    output wire [15:0] rule_ports_0_sport,
-    output wire [15:0] rule_ports_0_dport,
-    // 0x184 rule_ports_1: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#1)
-    output wire [15:0] rule_ports_1_sport,
-    output wire [15:0] rule_ports_1_dport,
-    // 0x188 rule_ports_2: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#2)
-    output wire [15:0] rule_ports_2_sport,
-    output wire [15:0] rule_ports_2_dport,
-    // 0x18c rule_ports_3: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#3)
-    output wire [15:0] rule_ports_3_sport,
-    output wire [15:0] rule_ports_3_dport,
-    // 0x190 rule_ports_4: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#4)
-    output wire [15:0] rule_ports_4_sport,
-    output wire [15:0] rule_ports_4_dport,
-    // 0x194 rule_ports_5: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#5)
-    output wire [15:0] rule_ports_5_sport,
-    output wire [15:0] rule_ports_5_dport,
-    // 0x198 rule_ports_6: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#6)
-    output wire [15:0] rule_ports_6_sport,
-    output wire [15:0] rule_ports_6_dport,
-    // 0x19c rule_ports_7: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#7)
-    output wire [15:0] rule_ports_7_sport,
-    output wire [15:0] rule_ports_7_dport,
-    // 0x1a0 rule_ports_8: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#8)
-    output wire [15:0] rule_ports_8_sport,
-    output wire [15:0] rule_ports_8_dport,
-    // 0x1a4 rule_ports_9: Flow group (rule): L4 ports (0 in frames of other protocols than TCP
-    // and UDP, and in later fragments). (#9)
-    output wire [15:0] rule_ports_9_sport,
-    output wire [15:0] rule_ports_9_dport,
-    // 0x1a8 rule_ports_10: Flow group (rule): L4 ports (0 in frames of other protocols than
-    // TCP and UDP, and in later fragments). (#10)
-    output wire [15:0] rule_ports_10_sport,
-    output wire [15:0] rule_ports_10_dport,
-    // 0x1ac rule_ports_11: Flow group (rule): L4 ports (0 in frames of other protocols than
-    // TCP and UDP, and in later fragments). (#11)
-    output wire [15:0] rule_ports_11_sport,
-    output wire [15:0] rule_ports_11_dport,
-    // 0x1b0 rule_ports_12: Flow group (rule): L4 ports (0 in frames of other protocols than
-    // TCP and UDP, and in later fragments). (#12)
-    output wire [15:0] rule_ports_12_sport,
-    output wire [15:0] rule_ports_12_dport,
-    // 0x1b4 rule_ports_13: Flow group (rule): L4 ports (0 in frames of other protocols than
-    // TCP and UDP, and in later fragments). (#13)
-    output wire [15:0] rule_ports_13_sport,
-    output wire [15:0] rule_ports_13_dport,
-    // 0x1b8 rule_ports_14: Flow group (rule): L4 ports (0 in frames of other protocols than
-    // TCP and UDP, and in later fragments). (#14)
-    output wire [15:0] rule_ports_14_sport,
-    output wire [15:0] rule_ports_14_dport,
-    // 0x1bc rule_ports_15: Flow group (rule): L4 ports (0 in frames of other protocols than
-    // TCP and UDP, and in later fragments). (#15)
-    output wire [15:0] rule_ports_15_sport,
-    output wire [15:0] rule_ports_15_dport,
-    // 0x1c0 rule_control_0: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#0)
-    output wire [5:0]  rule_control_0_src_length,
-    output wire [5:0]  rule_control_0_dst_length,
-    output wire [7:0]  rule_control_0_protocol,
-    output wire        rule_control_0_protocol_any,
-    output wire        rule_control_0_sport_any,
-    output wire        rule_control_0_dport_any,
-    output wire [3:0]  rule_control_0_egress_ports,
-    output wire [2:0]  rule_control_0_profile,
-    output wire        rule_control_0_valid,
-    // 0x1c4 rule_control_1: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#1)
-    output wire [5:0]  rule_control_1_src_length,
-    output wire [5:0]  rule_control_1_dst_length,
-    output wire [7:0]  rule_control_1_protocol,
-    output wire        rule_control_1_protocol_any,
-    output wire        rule_control_1_sport_any,
-    output wire        rule_control_1_dport_any,
-    output wire [3:0]  rule_control_1_egress_ports,
-    output wire [2:0]  rule_control_1_profile,
-    output wire        rule_control_1_valid,
-    // 0x1c8 rule_control_2: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#2)
-    output wire [5:0]  rule_control_2_src_length,
-    output wire [5:0]  rule_control_2_dst_length,
-    output wire [7:0]  rule_control_2_protocol,
-    output wire        rule_control_2_protocol_any,
-    output wire        rule_control_2_sport_any,
-    output wire        rule_control_2_dport_any,
-    output wire [3:0]  rule_control_2_egress_ports,
-    output wire [2:0]  rule_control_2_profile,
-    output wire        rule_control_2_valid,
-    // 0x1cc rule_control_3: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#3)
-    output wire [5:0]  rule_control_3_src_length,
-    output wire [5:0]  rule_control_3_dst_length,
-    output wire [7:0]  rule_control_3_protocol,
-    output wire        rule_control_3_protocol_any,
-    output wire        rule_control_3_sport_any,
-    output wire        rule_control_3_dport_any,
-    output wire [3:0]  rule_control_3_egress_ports,
-    output wire [2:0]  rule_control_3_profile,
-    output wire        rule_control_3_valid,
-    // 0x1d0 rule_control_4: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#4)
-    output wire [5:0]  rule_control_4_src_length,
-    output wire [5:0]  rule_control_4_dst_length,
-    output wire [7:0]  rule_control_4_protocol,
-    output wire        rule_control_4_protocol_any,
-    output wire        rule_control_4_sport_any,
-    output wire        rule_control_4_dport_any,
-    output wire [3:0]  rule_control_4_egress_ports,
-    output wire [2:0]  rule_control_4_profile,
-    output wire        rule_control_4_valid,
-    // 0x1d4 rule_control_5: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#5)
-    output wire [5:0]  rule_control_5_src_length,
-    output wire [5:0]  rule_control_5_dst_length,
-    output wire [7:0]  rule_control_5_protocol,
-    output wire        rule_control_5_protocol_any,
-    output wire        rule_control_5_sport_any,
-    output wire        rule_control_5_dport_any,
-    output wire [3:0]  rule_control_5_egress_ports,
-    output wire [2:0]  rule_control_5_profile,
-    output wire        rule_control_5_valid,
-    // 0x1d8 rule_control_6: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#6)
-    output wire [5:0]  rule_control_6_src_length,
-    output wire [5:0]  rule_control_6_dst_length,
-    output wire [7:0]  rule_control_6_protocol,
-    output wire        rule_control_6_protocol_any,
-    output wire        rule_control_6_sport_any,
-    output wire        rule_control_6_dport_any,
-    output wire [3:0]  rule_control_6_egress_ports,
-    output wire [2:0]  rule_control_6_profile,
-    output wire        rule_control_6_valid,
-    // 0x1dc rule_control_7: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#7)
-    output wire [5:0]  rule_control_7_src_length,
-    output wire [5:0]  rule_control_7_dst_length,
-    output wire [7:0]  rule_control_7_protocol,
-    output wire        rule_control_7_protocol_any,
-    output wire        rule_control_7_sport_any,
-    output wire        rule_control_7_dport_any,
-    output wire [3:0]  rule_control_7_egress_ports,
-    output wire [2:0]  rule_control_7_profile,
-    output wire        rule_control_7_valid,
-    // 0x1e0 rule_control_8: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#8)
-    output wire [5:0]  rule_control_8_src_length,
-    output wire [5:0]  rule_control_8_dst_length,
-    output wire [7:0]  rule_control_8_protocol,
-    output wire        rule_control_8_protocol_any,
-    output wire        rule_control_8_sport_any,
-    output wire        rule_control_8_dport_any,
-    output wire [3:0]  rule_control_8_egress_ports,
-    output wire [2:0]  rule_control_8_profile,
-    output wire        rule_control_8_valid,
-    // 0x1e4 rule_control_9: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#9)
-    output wire [5:0]  rule_control_9_src_length,
-    output wire [5:0]  rule_control_9_dst_length,
-    output wire [7:0]  rule_control_9_protocol,
-    output wire        rule_control_9_protocol_any,
-    output wire        rule_control_9_sport_any,
-    output wire        rule_control_9_dport_any,
-    output wire [3:0]  rule_control_9_egress_ports,
-    output wire [2:0]  rule_control_9_profile,
-    output wire        rule_control_9_valid,
-    // 0x1e8 rule_control_10: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#10)
-    output wire [5:0]  rule_control_10_src_length,
-    output wire [5:0]  rule_control_10_dst_length,
-    output wire [7:0]  rule_control_10_protocol,
-    output wire        rule_control_10_protocol_any,
-    output wire        rule_control_10_sport_any,
-    output wire        rule_control_10_dport_any,
-    output wire [3:0]  rule_control_10_egress_ports,
-    output wire [2:0]  rule_control_10_profile,
-    output wire        rule_control_10_valid,
-    // 0x1ec rule_control_11: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#11)
-    output wire [5:0]  rule_control_11_src_length,
-    output wire [5:0]  rule_control_11_dst_length,
-    output wire [7:0]  rule_control_11_protocol,
-    output wire        rule_control_11_protocol_any,
-    output wire        rule_control_11_sport_any,
-    output wire        rule_control_11_dport_any,
-    output wire [3:0]  rule_control_11_egress_ports,
-    output wire [2:0]  rule_control_11_profile,
-    output wire        rule_control_11_valid,
-    // 0x1f0 rule_control_12: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#12)
-    output wire [5:0]  rule_control_12_src_length,
-    output wire [5:0]  rule_control_12_dst_length,
-    output wire [7:0]  rule_control_12_protocol,
-    output wire        rule_control_12_protocol_any,
-    output wire        rule_control_12_sport_any,
-    output wire        rule_control_12_dport_any,
-    output wire [3:0]  rule_control_12_egress_ports,
-    output wire [2:0]  rule_control_12_profile,
-    output wire        rule_control_12_valid,
-    // 0x1f4 rule_control_13: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#13)
-    output wire [5:0]  rule_control_13_src_length,
-    output wire [5:0]  rule_control_13_dst_length,
-    output wire [7:0]  rule_control_13_protocol,
-    output wire        rule_control_13_protocol_any,
-    output wire        rule_control_13_sport_any,
-    output wire        rule_control_13_dport_any,
-    output wire [3:0]  rule_control_13_egress_ports,
-    output wire [2:0]  rule_control_13_profile,
-    output wire        rule_control_13_valid,
-    // 0x1f8 rule_control_14: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#14)
-    output wire [5:0]  rule_control_14_src_length,
-    output wire [5:0]  rule_control_14_dst_length,
-    output wire [7:0]  rule_control_14_protocol,
-    output wire        rule_control_14_protocol_any,
-    output wire        rule_control_14_sport_any,
-    output wire        rule_control_14_dport_any,
-    output wire [3:0]  rule_control_14_egress_ports,
-    output wire [2:0]  rule_control_14_profile,
-    output wire        rule_control_14_valid,
-    // 0x1fc rule_control_15: Flow group (rule): whether it is used, how a frame's 5-tuple is
-    // compared, the MAC ports it watches and the latency profile of its flows. Rules are tried
-    // in index order (rule 0 first); the first that matches a frame gives its flow's group and
-    // profile. A frame no rule matches is counted in unmatched. (#15)
-    output wire [5:0]  rule_control_15_src_length,
-    output wire [5:0]  rule_control_15_dst_length,
-    output wire [7:0]  rule_control_15_protocol,
-    output wire        rule_control_15_protocol_any,
-    output wire        rule_control_15_sport_any,
-    output wire        rule_control_15_dport_any,
-    output wire [3:0]  rule_control_15_egress_ports,
-    output wire [2:0]  rule_control_15_profile,
-    output wire        rule_control_15_valid,
-    // 0x200 profile_high_0: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#0)
-    output wire [31:0] profile_high_0,
-    // 0x204 profile_high_1: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#1)
-    output wire [31:0] profile_high_1,
-    // 0x208 profile_high_2: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#2)
-    output wire [31:0] profile_high_2,
-    // 0x20c profile_high_3: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#3)
-    output wire [31:0] profile_high_3,
-    // 0x210 profile_high_4: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#4)
-    output wire [31:0] profile_high_4,
-    // 0x214 profile_high_5: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#5)
-    output wire [31:0] profile_high_5,
-    // 0x218 profile_high_6: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#6)
-    output wire [31:0] profile_high_6,
-    // 0x21c profile_high_7: Latency profile: the high threshold, signed ns (two's complement).
-    // Stateless: an ABSOLUTE event when a frame's residence time is above it; stateful: a HIGH
-    // event when above it while the flow is not in breach. (#7)
-    output wire [31:0] profile_high_7,
-    // 0x220 profile_low_0: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#0)
-    output wire [31:0] profile_low_0,
-    // 0x224 profile_low_1: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#1)
-    output wire [31:0] profile_low_1,
-    // 0x228 profile_low_2: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#2)
-    output wire [31:0] profile_low_2,
-    // 0x22c profile_low_3: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#3)
-    output wire [31:0] profile_low_3,
-    // 0x230 profile_low_4: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#4)
-    output wire [31:0] profile_low_4,
-    // 0x234 profile_low_5: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#5)
-    output wire [31:0] profile_low_5,
-    // 0x238 profile_low_6: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#6)
-    output wire [31:0] profile_low_6,
-    // 0x23c profile_low_7: Latency profile: the low threshold, signed ns (two's complement),
-    // stateful profiles only: a LOW event when a frame's residence time is below it while the
-    // flow is in breach. (#7)
-    output wire [31:0] profile_low_7,
-    // 0x240 profile_min_interval_us_0: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#0)
-    output wire [31:0] profile_min_interval_us_0,
-    // 0x244 profile_min_interval_us_1: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#1)
-    output wire [31:0] profile_min_interval_us_1,
-    // 0x248 profile_min_interval_us_2: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#2)
-    output wire [31:0] profile_min_interval_us_2,
-    // 0x24c profile_min_interval_us_3: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#3)
-    output wire [31:0] profile_min_interval_us_3,
-    // 0x250 profile_min_interval_us_4: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#4)
-    output wire [31:0] profile_min_interval_us_4,
-    // 0x254 profile_min_interval_us_5: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#5)
-    output wire [31:0] profile_min_interval_us_5,
-    // 0x258 profile_min_interval_us_6: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#6)
-    output wire [31:0] profile_min_interval_us_6,
-    // 0x25c profile_min_interval_us_7: Latency profile, stateless: the shortest time between
-    // two ABSOLUTE events of a flow (0: every frame above high). (#7)
-    output wire [31:0] profile_min_interval_us_7,
-    // 0x260 profile_control_0: Latency profile: its kind. (#0)
-    output wire        profile_control_0_stateful,
-    // 0x264 profile_control_1: Latency profile: its kind. (#1)
-    output wire        profile_control_1_stateful,
-    // 0x268 profile_control_2: Latency profile: its kind. (#2)
-    output wire        profile_control_2_stateful,
-    // 0x26c profile_control_3: Latency profile: its kind. (#3)
-    output wire        profile_control_3_stateful,
-    // 0x270 profile_control_4: Latency profile: its kind. (#4)
-    output wire        profile_control_4_stateful,
-    // 0x274 profile_control_5: Latency profile: its kind. (#5)
-    output wire        profile_control_5_stateful,
-    // 0x278 profile_control_6: Latency profile: its kind. (#6)
-    output wire        profile_control_6_stateful,
-    // 0x27c profile_control_7: Latency profile: its kind. (#7)
-    output wire        profile_control_7_stateful,
+    input  wire [31:0]   lookup_last_seen_us,
+    // rules: The 16 rules, 128 bits each, rule k in bits 128k+127:128k. Element k:
+    // {rule_control_k, rule_ports_k, rule_dst_ip_k, rule_src_ip_k}.
+    output wire [2047:0] rules,
+    // profiles: The 8 latency profiles, 128 bits each, profile k in bits 128k+127:128k.
+    // Element k: {profile_control_k, profile_min_interval_us_k, profile_low_k,
+    // profile_high_k}.
+    output wire [1023:0] profiles,
     // 0x400 monitored: Frames of a matched flow the flow table monitored (its state updated).
     // Write to clear.
-    input  wire [63:0] monitored,
-    output wire        monitored_clear,
+    input  wire [63:0]   monitored,
+    output wire          monitored_clear,
     // 0x408 unmatched: Monitored-port IPv4 frames (with an RX stamp) no rule matched: not
     // monitored. Write to clear.
-    input  wire [63:0] unmatched,
-    output wire        unmatched_clear,
+    input  wire [63:0]   unmatched,
+    output wire          unmatched_clear,
     // 0x410 table_full: Frames of a new flow that found no free or stale way in its set of the
     // flow table: not monitored. Write to clear.
-    input  wire [63:0] table_full,
-    output wire        table_full_clear,
+    input  wire [63:0]   table_full,
+    output wire          table_full_clear,
     // 0x418 evicted: Stale flows (not seen for more than idle_timeout_us) that gave their way
     // to a new flow. Write to clear.
-    input  wire [63:0] evicted,
-    output wire        evicted_clear,
+    input  wire [63:0]   evicted,
+    output wire          evicted_clear,
     // 0x420 evicted_in_breach: Evicted flows that were in breach of their stateful profile:
     // their LOW event never comes. Write to clear.
-    input  wire [63:0] evicted_in_breach,
-    output wire        evicted_in_breach_clear,
+    input  wire [63:0]   evicted_in_breach,
+    output wire          evicted_in_breach_clear,
     // 0x428 events: Events (ABSOLUTE, HIGH, LOW) raised and put in the exporter's FIFO. Write
     // to clear.
-    input  wire [63:0] events,
-    output wire        events_clear,
+    input  wire [63:0]   events,
+    output wire          events_clear,
     // 0x430 events_lost: Events that found the exporter's FIFO (64) full: lost (the flow's
     // state changed all the same). Write to clear.
-    input  wire [63:0] events_lost,
-    output wire        events_lost_clear,
+    input  wire [63:0]   events_lost,
+    output wire          events_lost_clear,
     // 0x438 records_lost: Records of monitored-port IPv4 frames lost because the record FIFO
     // was full (all 4 MAC ports). Write to clear.
-    input  wire [63:0] records_lost,
-    output wire        records_lost_clear,
+    input  wire [63:0]   records_lost,
+    output wire          records_lost_clear,
     // 0x440 not_ipv4: Frames leaving the MAC ports that give no record: not untagged IPv4 with
     // IHL 5, or shorter than 5 words (all 4 MAC ports). Write to clear.
-    input  wire [63:0] not_ipv4,
-    output wire        not_ipv4_clear,
+    input  wire [63:0]   not_ipv4,
+    output wire          not_ipv4_clear,
     // 0x448 no_stamp: IPv4 frames leaving the MAC ports without an RX stamp (from a CPU port,
     // and the switch's own IPFIX messages and stat packets sent out of a MAC port): no
     // residence time, no record (all 4 MAC ports). Write to clear.
-    input  wire [63:0] no_stamp,
-    output wire        no_stamp_clear,
+    input  wire [63:0]   no_stamp,
+    output wire          no_stamp_clear,
     // 0x450 messages: IPFIX messages (frames) the exporter sent. Write to clear.
-    input  wire [63:0] messages,
-    output wire        messages_clear,
+    input  wire [63:0]   messages,
+    output wire          messages_clear,
     // 0x458 templates: IPFIX messages that carried the template set. Write to clear.
-    input  wire [63:0] templates,
-    output wire        templates_clear,
+    input  wire [63:0]   templates,
+    output wire          templates_clear,
     // 0x460 records_exported: IPFIX data records (events) the exporter sent. Write to clear.
-    input  wire [63:0] records_exported,
-    output wire        records_exported_clear
+    input  wire [63:0]   records_exported,
+    output wire          records_exported_clear
 );
 
 localparam [1:0] RESP_OKAY = 2'b00;
@@ -815,15 +350,14 @@ reg        s_axil_rvalid_reg = 1'b0;
 reg [31:0] s_axil_rdata_reg = 32'd0;
 reg [1:0]  s_axil_rresp_reg = 2'b00;
 
+// pulse outputs, high for one clock after their write
+reg [15:0] pulses_reg = 16'd0;
+
 // registers
 // 0x008 control (rw)
 reg        control_monitor_enable_reg = 1'b0;
 reg        control_export_enable_reg = 1'b0;
 reg [7:0]  control_export_ports_reg = 8'h00;
-// 0x00c command (pulse)
-reg        command_clear_reg = 1'b0;
-reg        command_lookup_reg = 1'b0;
-reg        command_send_template_reg = 1'b0;
 // 0x018 idle_timeout_us (rw)
 reg [31:0] idle_timeout_us_reg = 32'h000f4240;
 // 0x020 ipfix_destination_mac (rw)
@@ -860,380 +394,35 @@ reg [15:0] lookup_ports_sport_reg = 16'h0000;
 reg [15:0] lookup_ports_dport_reg = 16'h0000;
 // 0x06c lookup_protocol (rw)
 reg [7:0]  lookup_protocol_reg = 8'h00;
-// 0x100 rule_src_ip_0 (rw)
-reg [31:0] rule_src_ip_0_reg = 32'h00000000;
-// 0x104 rule_src_ip_1 (rw)
-reg [31:0] rule_src_ip_1_reg = 32'h00000000;
-// 0x108 rule_src_ip_2 (rw)
-reg [31:0] rule_src_ip_2_reg = 32'h00000000;
-// 0x10c rule_src_ip_3 (rw)
-reg [31:0] rule_src_ip_3_reg = 32'h00000000;
-// 0x110 rule_src_ip_4 (rw)
-reg [31:0] rule_src_ip_4_reg = 32'h00000000;
-// 0x114 rule_src_ip_5 (rw)
-reg [31:0] rule_src_ip_5_reg = 32'h00000000;
-// 0x118 rule_src_ip_6 (rw)
-reg [31:0] rule_src_ip_6_reg = 32'h00000000;
-// 0x11c rule_src_ip_7 (rw)
-reg [31:0] rule_src_ip_7_reg = 32'h00000000;
-// 0x120 rule_src_ip_8 (rw)
-reg [31:0] rule_src_ip_8_reg = 32'h00000000;
-// 0x124 rule_src_ip_9 (rw)
-reg [31:0] rule_src_ip_9_reg = 32'h00000000;
-// 0x128 rule_src_ip_10 (rw)
-reg [31:0] rule_src_ip_10_reg = 32'h00000000;
-// 0x12c rule_src_ip_11 (rw)
-reg [31:0] rule_src_ip_11_reg = 32'h00000000;
-// 0x130 rule_src_ip_12 (rw)
-reg [31:0] rule_src_ip_12_reg = 32'h00000000;
-// 0x134 rule_src_ip_13 (rw)
-reg [31:0] rule_src_ip_13_reg = 32'h00000000;
-// 0x138 rule_src_ip_14 (rw)
-reg [31:0] rule_src_ip_14_reg = 32'h00000000;
-// 0x13c rule_src_ip_15 (rw)
-reg [31:0] rule_src_ip_15_reg = 32'h00000000;
-// 0x140 rule_dst_ip_0 (rw)
-reg [31:0] rule_dst_ip_0_reg = 32'h00000000;
-// 0x144 rule_dst_ip_1 (rw)
-reg [31:0] rule_dst_ip_1_reg = 32'h00000000;
-// 0x148 rule_dst_ip_2 (rw)
-reg [31:0] rule_dst_ip_2_reg = 32'h00000000;
-// 0x14c rule_dst_ip_3 (rw)
-reg [31:0] rule_dst_ip_3_reg = 32'h00000000;
-// 0x150 rule_dst_ip_4 (rw)
-reg [31:0] rule_dst_ip_4_reg = 32'h00000000;
-// 0x154 rule_dst_ip_5 (rw)
-reg [31:0] rule_dst_ip_5_reg = 32'h00000000;
-// 0x158 rule_dst_ip_6 (rw)
-reg [31:0] rule_dst_ip_6_reg = 32'h00000000;
-// 0x15c rule_dst_ip_7 (rw)
-reg [31:0] rule_dst_ip_7_reg = 32'h00000000;
-// 0x160 rule_dst_ip_8 (rw)
-reg [31:0] rule_dst_ip_8_reg = 32'h00000000;
-// 0x164 rule_dst_ip_9 (rw)
-reg [31:0] rule_dst_ip_9_reg = 32'h00000000;
-// 0x168 rule_dst_ip_10 (rw)
-reg [31:0] rule_dst_ip_10_reg = 32'h00000000;
-// 0x16c rule_dst_ip_11 (rw)
-reg [31:0] rule_dst_ip_11_reg = 32'h00000000;
-// 0x170 rule_dst_ip_12 (rw)
-reg [31:0] rule_dst_ip_12_reg = 32'h00000000;
-// 0x174 rule_dst_ip_13 (rw)
-reg [31:0] rule_dst_ip_13_reg = 32'h00000000;
-// 0x178 rule_dst_ip_14 (rw)
-reg [31:0] rule_dst_ip_14_reg = 32'h00000000;
-// 0x17c rule_dst_ip_15 (rw)
-reg [31:0] rule_dst_ip_15_reg = 32'h00000000;
-// 0x180 rule_ports_0 (rw)
-reg [15:0] rule_ports_0_sport_reg = 16'h0000;
-reg [15:0] rule_ports_0_dport_reg = 16'h0000;
-// 0x184 rule_ports_1 (rw)
-reg [15:0] rule_ports_1_sport_reg = 16'h0000;
-reg [15:0] rule_ports_1_dport_reg = 16'h0000;
-// 0x188 rule_ports_2 (rw)
-reg [15:0] rule_ports_2_sport_reg = 16'h0000;
-reg [15:0] rule_ports_2_dport_reg = 16'h0000;
-// 0x18c rule_ports_3 (rw)
-reg [15:0] rule_ports_3_sport_reg = 16'h0000;
-reg [15:0] rule_ports_3_dport_reg = 16'h0000;
-// 0x190 rule_ports_4 (rw)
-reg [15:0] rule_ports_4_sport_reg = 16'h0000;
-reg [15:0] rule_ports_4_dport_reg = 16'h0000;
-// 0x194 rule_ports_5 (rw)
-reg [15:0] rule_ports_5_sport_reg = 16'h0000;
-reg [15:0] rule_ports_5_dport_reg = 16'h0000;
-// 0x198 rule_ports_6 (rw)
-reg [15:0] rule_ports_6_sport_reg = 16'h0000;
-reg [15:0] rule_ports_6_dport_reg = 16'h0000;
-// 0x19c rule_ports_7 (rw)
-reg [15:0] rule_ports_7_sport_reg = 16'h0000;
-reg [15:0] rule_ports_7_dport_reg = 16'h0000;
-// 0x1a0 rule_ports_8 (rw)
-reg [15:0] rule_ports_8_sport_reg = 16'h0000;
-reg [15:0] rule_ports_8_dport_reg = 16'h0000;
-// 0x1a4 rule_ports_9 (rw)
-reg [15:0] rule_ports_9_sport_reg = 16'h0000;
-reg [15:0] rule_ports_9_dport_reg = 16'h0000;
-// 0x1a8 rule_ports_10 (rw)
-reg [15:0] rule_ports_10_sport_reg = 16'h0000;
-reg [15:0] rule_ports_10_dport_reg = 16'h0000;
-// 0x1ac rule_ports_11 (rw)
-reg [15:0] rule_ports_11_sport_reg = 16'h0000;
-reg [15:0] rule_ports_11_dport_reg = 16'h0000;
-// 0x1b0 rule_ports_12 (rw)
-reg [15:0] rule_ports_12_sport_reg = 16'h0000;
-reg [15:0] rule_ports_12_dport_reg = 16'h0000;
-// 0x1b4 rule_ports_13 (rw)
-reg [15:0] rule_ports_13_sport_reg = 16'h0000;
-reg [15:0] rule_ports_13_dport_reg = 16'h0000;
-// 0x1b8 rule_ports_14 (rw)
-reg [15:0] rule_ports_14_sport_reg = 16'h0000;
-reg [15:0] rule_ports_14_dport_reg = 16'h0000;
-// 0x1bc rule_ports_15 (rw)
-reg [15:0] rule_ports_15_sport_reg = 16'h0000;
-reg [15:0] rule_ports_15_dport_reg = 16'h0000;
-// 0x1c0 rule_control_0 (rw)
-reg [5:0]  rule_control_0_src_length_reg = 6'h00;
-reg [5:0]  rule_control_0_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_0_protocol_reg = 8'h00;
-reg        rule_control_0_protocol_any_reg = 1'b0;
-reg        rule_control_0_sport_any_reg = 1'b0;
-reg        rule_control_0_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_0_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_0_profile_reg = 3'h0;
-reg        rule_control_0_valid_reg = 1'b0;
-// 0x1c4 rule_control_1 (rw)
-reg [5:0]  rule_control_1_src_length_reg = 6'h00;
-reg [5:0]  rule_control_1_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_1_protocol_reg = 8'h00;
-reg        rule_control_1_protocol_any_reg = 1'b0;
-reg        rule_control_1_sport_any_reg = 1'b0;
-reg        rule_control_1_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_1_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_1_profile_reg = 3'h0;
-reg        rule_control_1_valid_reg = 1'b0;
-// 0x1c8 rule_control_2 (rw)
-reg [5:0]  rule_control_2_src_length_reg = 6'h00;
-reg [5:0]  rule_control_2_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_2_protocol_reg = 8'h00;
-reg        rule_control_2_protocol_any_reg = 1'b0;
-reg        rule_control_2_sport_any_reg = 1'b0;
-reg        rule_control_2_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_2_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_2_profile_reg = 3'h0;
-reg        rule_control_2_valid_reg = 1'b0;
-// 0x1cc rule_control_3 (rw)
-reg [5:0]  rule_control_3_src_length_reg = 6'h00;
-reg [5:0]  rule_control_3_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_3_protocol_reg = 8'h00;
-reg        rule_control_3_protocol_any_reg = 1'b0;
-reg        rule_control_3_sport_any_reg = 1'b0;
-reg        rule_control_3_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_3_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_3_profile_reg = 3'h0;
-reg        rule_control_3_valid_reg = 1'b0;
-// 0x1d0 rule_control_4 (rw)
-reg [5:0]  rule_control_4_src_length_reg = 6'h00;
-reg [5:0]  rule_control_4_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_4_protocol_reg = 8'h00;
-reg        rule_control_4_protocol_any_reg = 1'b0;
-reg        rule_control_4_sport_any_reg = 1'b0;
-reg        rule_control_4_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_4_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_4_profile_reg = 3'h0;
-reg        rule_control_4_valid_reg = 1'b0;
-// 0x1d4 rule_control_5 (rw)
-reg [5:0]  rule_control_5_src_length_reg = 6'h00;
-reg [5:0]  rule_control_5_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_5_protocol_reg = 8'h00;
-reg        rule_control_5_protocol_any_reg = 1'b0;
-reg        rule_control_5_sport_any_reg = 1'b0;
-reg        rule_control_5_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_5_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_5_profile_reg = 3'h0;
-reg        rule_control_5_valid_reg = 1'b0;
-// 0x1d8 rule_control_6 (rw)
-reg [5:0]  rule_control_6_src_length_reg = 6'h00;
-reg [5:0]  rule_control_6_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_6_protocol_reg = 8'h00;
-reg        rule_control_6_protocol_any_reg = 1'b0;
-reg        rule_control_6_sport_any_reg = 1'b0;
-reg        rule_control_6_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_6_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_6_profile_reg = 3'h0;
-reg        rule_control_6_valid_reg = 1'b0;
-// 0x1dc rule_control_7 (rw)
-reg [5:0]  rule_control_7_src_length_reg = 6'h00;
-reg [5:0]  rule_control_7_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_7_protocol_reg = 8'h00;
-reg        rule_control_7_protocol_any_reg = 1'b0;
-reg        rule_control_7_sport_any_reg = 1'b0;
-reg        rule_control_7_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_7_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_7_profile_reg = 3'h0;
-reg        rule_control_7_valid_reg = 1'b0;
-// 0x1e0 rule_control_8 (rw)
-reg [5:0]  rule_control_8_src_length_reg = 6'h00;
-reg [5:0]  rule_control_8_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_8_protocol_reg = 8'h00;
-reg        rule_control_8_protocol_any_reg = 1'b0;
-reg        rule_control_8_sport_any_reg = 1'b0;
-reg        rule_control_8_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_8_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_8_profile_reg = 3'h0;
-reg        rule_control_8_valid_reg = 1'b0;
-// 0x1e4 rule_control_9 (rw)
-reg [5:0]  rule_control_9_src_length_reg = 6'h00;
-reg [5:0]  rule_control_9_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_9_protocol_reg = 8'h00;
-reg        rule_control_9_protocol_any_reg = 1'b0;
-reg        rule_control_9_sport_any_reg = 1'b0;
-reg        rule_control_9_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_9_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_9_profile_reg = 3'h0;
-reg        rule_control_9_valid_reg = 1'b0;
-// 0x1e8 rule_control_10 (rw)
-reg [5:0]  rule_control_10_src_length_reg = 6'h00;
-reg [5:0]  rule_control_10_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_10_protocol_reg = 8'h00;
-reg        rule_control_10_protocol_any_reg = 1'b0;
-reg        rule_control_10_sport_any_reg = 1'b0;
-reg        rule_control_10_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_10_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_10_profile_reg = 3'h0;
-reg        rule_control_10_valid_reg = 1'b0;
-// 0x1ec rule_control_11 (rw)
-reg [5:0]  rule_control_11_src_length_reg = 6'h00;
-reg [5:0]  rule_control_11_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_11_protocol_reg = 8'h00;
-reg        rule_control_11_protocol_any_reg = 1'b0;
-reg        rule_control_11_sport_any_reg = 1'b0;
-reg        rule_control_11_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_11_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_11_profile_reg = 3'h0;
-reg        rule_control_11_valid_reg = 1'b0;
-// 0x1f0 rule_control_12 (rw)
-reg [5:0]  rule_control_12_src_length_reg = 6'h00;
-reg [5:0]  rule_control_12_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_12_protocol_reg = 8'h00;
-reg        rule_control_12_protocol_any_reg = 1'b0;
-reg        rule_control_12_sport_any_reg = 1'b0;
-reg        rule_control_12_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_12_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_12_profile_reg = 3'h0;
-reg        rule_control_12_valid_reg = 1'b0;
-// 0x1f4 rule_control_13 (rw)
-reg [5:0]  rule_control_13_src_length_reg = 6'h00;
-reg [5:0]  rule_control_13_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_13_protocol_reg = 8'h00;
-reg        rule_control_13_protocol_any_reg = 1'b0;
-reg        rule_control_13_sport_any_reg = 1'b0;
-reg        rule_control_13_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_13_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_13_profile_reg = 3'h0;
-reg        rule_control_13_valid_reg = 1'b0;
-// 0x1f8 rule_control_14 (rw)
-reg [5:0]  rule_control_14_src_length_reg = 6'h00;
-reg [5:0]  rule_control_14_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_14_protocol_reg = 8'h00;
-reg        rule_control_14_protocol_any_reg = 1'b0;
-reg        rule_control_14_sport_any_reg = 1'b0;
-reg        rule_control_14_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_14_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_14_profile_reg = 3'h0;
-reg        rule_control_14_valid_reg = 1'b0;
-// 0x1fc rule_control_15 (rw)
-reg [5:0]  rule_control_15_src_length_reg = 6'h00;
-reg [5:0]  rule_control_15_dst_length_reg = 6'h00;
-reg [7:0]  rule_control_15_protocol_reg = 8'h00;
-reg        rule_control_15_protocol_any_reg = 1'b0;
-reg        rule_control_15_sport_any_reg = 1'b0;
-reg        rule_control_15_dport_any_reg = 1'b0;
-reg [3:0]  rule_control_15_egress_ports_reg = 4'h0;
-reg [2:0]  rule_control_15_profile_reg = 3'h0;
-reg        rule_control_15_valid_reg = 1'b0;
-// 0x200 profile_high_0 (rw)
-reg [31:0] profile_high_0_reg = 32'h00000000;
-// 0x204 profile_high_1 (rw)
-reg [31:0] profile_high_1_reg = 32'h00000000;
-// 0x208 profile_high_2 (rw)
-reg [31:0] profile_high_2_reg = 32'h00000000;
-// 0x20c profile_high_3 (rw)
-reg [31:0] profile_high_3_reg = 32'h00000000;
-// 0x210 profile_high_4 (rw)
-reg [31:0] profile_high_4_reg = 32'h00000000;
-// 0x214 profile_high_5 (rw)
-reg [31:0] profile_high_5_reg = 32'h00000000;
-// 0x218 profile_high_6 (rw)
-reg [31:0] profile_high_6_reg = 32'h00000000;
-// 0x21c profile_high_7 (rw)
-reg [31:0] profile_high_7_reg = 32'h00000000;
-// 0x220 profile_low_0 (rw)
-reg [31:0] profile_low_0_reg = 32'h00000000;
-// 0x224 profile_low_1 (rw)
-reg [31:0] profile_low_1_reg = 32'h00000000;
-// 0x228 profile_low_2 (rw)
-reg [31:0] profile_low_2_reg = 32'h00000000;
-// 0x22c profile_low_3 (rw)
-reg [31:0] profile_low_3_reg = 32'h00000000;
-// 0x230 profile_low_4 (rw)
-reg [31:0] profile_low_4_reg = 32'h00000000;
-// 0x234 profile_low_5 (rw)
-reg [31:0] profile_low_5_reg = 32'h00000000;
-// 0x238 profile_low_6 (rw)
-reg [31:0] profile_low_6_reg = 32'h00000000;
-// 0x23c profile_low_7 (rw)
-reg [31:0] profile_low_7_reg = 32'h00000000;
-// 0x240 profile_min_interval_us_0 (rw)
-reg [31:0] profile_min_interval_us_0_reg = 32'h00000000;
-// 0x244 profile_min_interval_us_1 (rw)
-reg [31:0] profile_min_interval_us_1_reg = 32'h00000000;
-// 0x248 profile_min_interval_us_2 (rw)
-reg [31:0] profile_min_interval_us_2_reg = 32'h00000000;
-// 0x24c profile_min_interval_us_3 (rw)
-reg [31:0] profile_min_interval_us_3_reg = 32'h00000000;
-// 0x250 profile_min_interval_us_4 (rw)
-reg [31:0] profile_min_interval_us_4_reg = 32'h00000000;
-// 0x254 profile_min_interval_us_5 (rw)
-reg [31:0] profile_min_interval_us_5_reg = 32'h00000000;
-// 0x258 profile_min_interval_us_6 (rw)
-reg [31:0] profile_min_interval_us_6_reg = 32'h00000000;
-// 0x25c profile_min_interval_us_7 (rw)
-reg [31:0] profile_min_interval_us_7_reg = 32'h00000000;
-// 0x260 profile_control_0 (rw)
-reg        profile_control_0_stateful_reg = 1'b0;
-// 0x264 profile_control_1 (rw)
-reg        profile_control_1_stateful_reg = 1'b0;
-// 0x268 profile_control_2 (rw)
-reg        profile_control_2_stateful_reg = 1'b0;
-// 0x26c profile_control_3 (rw)
-reg        profile_control_3_stateful_reg = 1'b0;
-// 0x270 profile_control_4 (rw)
-reg        profile_control_4_stateful_reg = 1'b0;
-// 0x274 profile_control_5 (rw)
-reg        profile_control_5_stateful_reg = 1'b0;
-// 0x278 profile_control_6 (rw)
-reg        profile_control_6_stateful_reg = 1'b0;
-// 0x27c profile_control_7 (rw)
-reg        profile_control_7_stateful_reg = 1'b0;
+// rules: table of rule_src_ip, rule_dst_ip, rule_ports, rule_control
+reg [2047:0] rules_reg = 2048'd0;
+// profiles: table of profile_high, profile_low, profile_min_interval_us, profile_control
+reg [1023:0] profiles_reg = 1024'd0;
 // 0x400 monitored (counter)
-reg        monitored_clear_reg = 1'b0;
 reg [31:0] monitored_latch_reg = 32'h00000000;
 // 0x408 unmatched (counter)
-reg        unmatched_clear_reg = 1'b0;
 reg [31:0] unmatched_latch_reg = 32'h00000000;
 // 0x410 table_full (counter)
-reg        table_full_clear_reg = 1'b0;
 reg [31:0] table_full_latch_reg = 32'h00000000;
 // 0x418 evicted (counter)
-reg        evicted_clear_reg = 1'b0;
 reg [31:0] evicted_latch_reg = 32'h00000000;
 // 0x420 evicted_in_breach (counter)
-reg        evicted_in_breach_clear_reg = 1'b0;
 reg [31:0] evicted_in_breach_latch_reg = 32'h00000000;
 // 0x428 events (counter)
-reg        events_clear_reg = 1'b0;
 reg [31:0] events_latch_reg = 32'h00000000;
 // 0x430 events_lost (counter)
-reg        events_lost_clear_reg = 1'b0;
 reg [31:0] events_lost_latch_reg = 32'h00000000;
 // 0x438 records_lost (counter)
-reg        records_lost_clear_reg = 1'b0;
 reg [31:0] records_lost_latch_reg = 32'h00000000;
 // 0x440 not_ipv4 (counter)
-reg        not_ipv4_clear_reg = 1'b0;
 reg [31:0] not_ipv4_latch_reg = 32'h00000000;
 // 0x448 no_stamp (counter)
-reg        no_stamp_clear_reg = 1'b0;
 reg [31:0] no_stamp_latch_reg = 32'h00000000;
 // 0x450 messages (counter)
-reg        messages_clear_reg = 1'b0;
 reg [31:0] messages_latch_reg = 32'h00000000;
 // 0x458 templates (counter)
-reg        templates_clear_reg = 1'b0;
 reg [31:0] templates_latch_reg = 32'h00000000;
 // 0x460 records_exported (counter)
-reg        records_exported_clear_reg = 1'b0;
 reg [31:0] records_exported_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
@@ -1254,9 +443,9 @@ assign s_axil_rvalid = s_axil_rvalid_reg;
 assign control_monitor_enable = control_monitor_enable_reg;
 assign control_export_enable = control_export_enable_reg;
 assign control_export_ports = control_export_ports_reg;
-assign command_clear = command_clear_reg;
-assign command_lookup = command_lookup_reg;
-assign command_send_template = command_send_template_reg;
+assign command_clear = pulses_reg[0];
+assign command_lookup = pulses_reg[1];
+assign command_send_template = pulses_reg[2];
 assign idle_timeout_us = idle_timeout_us_reg;
 assign ipfix_destination_mac = ipfix_destination_mac_reg;
 assign ipfix_source_mac = ipfix_source_mac_reg;
@@ -1274,279 +463,26 @@ assign lookup_dst_ip = lookup_dst_ip_reg;
 assign lookup_ports_sport = lookup_ports_sport_reg;
 assign lookup_ports_dport = lookup_ports_dport_reg;
 assign lookup_protocol = lookup_protocol_reg;
-assign rule_src_ip_0 = rule_src_ip_0_reg;
-assign rule_src_ip_1 = rule_src_ip_1_reg;
-assign rule_src_ip_2 = rule_src_ip_2_reg;
-assign rule_src_ip_3 = rule_src_ip_3_reg;
-assign rule_src_ip_4 = rule_src_ip_4_reg;
-assign rule_src_ip_5 = rule_src_ip_5_reg;
-assign rule_src_ip_6 = rule_src_ip_6_reg;
-assign rule_src_ip_7 = rule_src_ip_7_reg;
-assign rule_src_ip_8 = rule_src_ip_8_reg;
-assign rule_src_ip_9 = rule_src_ip_9_reg;
-assign rule_src_ip_10 = rule_src_ip_10_reg;
-assign rule_src_ip_11 = rule_src_ip_11_reg;
-assign rule_src_ip_12 = rule_src_ip_12_reg;
-assign rule_src_ip_13 = rule_src_ip_13_reg;
-assign rule_src_ip_14 = rule_src_ip_14_reg;
-assign rule_src_ip_15 = rule_src_ip_15_reg;
-assign rule_dst_ip_0 = rule_dst_ip_0_reg;
-assign rule_dst_ip_1 = rule_dst_ip_1_reg;
-assign rule_dst_ip_2 = rule_dst_ip_2_reg;
-assign rule_dst_ip_3 = rule_dst_ip_3_reg;
-assign rule_dst_ip_4 = rule_dst_ip_4_reg;
-assign rule_dst_ip_5 = rule_dst_ip_5_reg;
-assign rule_dst_ip_6 = rule_dst_ip_6_reg;
-assign rule_dst_ip_7 = rule_dst_ip_7_reg;
-assign rule_dst_ip_8 = rule_dst_ip_8_reg;
-assign rule_dst_ip_9 = rule_dst_ip_9_reg;
-assign rule_dst_ip_10 = rule_dst_ip_10_reg;
-assign rule_dst_ip_11 = rule_dst_ip_11_reg;
-assign rule_dst_ip_12 = rule_dst_ip_12_reg;
-assign rule_dst_ip_13 = rule_dst_ip_13_reg;
-assign rule_dst_ip_14 = rule_dst_ip_14_reg;
-assign rule_dst_ip_15 = rule_dst_ip_15_reg;
-assign rule_ports_0_sport = rule_ports_0_sport_reg;
-assign rule_ports_0_dport = rule_ports_0_dport_reg;
-assign rule_ports_1_sport = rule_ports_1_sport_reg;
-assign rule_ports_1_dport = rule_ports_1_dport_reg;
-assign rule_ports_2_sport = rule_ports_2_sport_reg;
-assign rule_ports_2_dport = rule_ports_2_dport_reg;
-assign rule_ports_3_sport = rule_ports_3_sport_reg;
-assign rule_ports_3_dport = rule_ports_3_dport_reg;
-assign rule_ports_4_sport = rule_ports_4_sport_reg;
-assign rule_ports_4_dport = rule_ports_4_dport_reg;
-assign rule_ports_5_sport = rule_ports_5_sport_reg;
-assign rule_ports_5_dport = rule_ports_5_dport_reg;
-assign rule_ports_6_sport = rule_ports_6_sport_reg;
-assign rule_ports_6_dport = rule_ports_6_dport_reg;
-assign rule_ports_7_sport = rule_ports_7_sport_reg;
-assign rule_ports_7_dport = rule_ports_7_dport_reg;
-assign rule_ports_8_sport = rule_ports_8_sport_reg;
-assign rule_ports_8_dport = rule_ports_8_dport_reg;
-assign rule_ports_9_sport = rule_ports_9_sport_reg;
-assign rule_ports_9_dport = rule_ports_9_dport_reg;
-assign rule_ports_10_sport = rule_ports_10_sport_reg;
-assign rule_ports_10_dport = rule_ports_10_dport_reg;
-assign rule_ports_11_sport = rule_ports_11_sport_reg;
-assign rule_ports_11_dport = rule_ports_11_dport_reg;
-assign rule_ports_12_sport = rule_ports_12_sport_reg;
-assign rule_ports_12_dport = rule_ports_12_dport_reg;
-assign rule_ports_13_sport = rule_ports_13_sport_reg;
-assign rule_ports_13_dport = rule_ports_13_dport_reg;
-assign rule_ports_14_sport = rule_ports_14_sport_reg;
-assign rule_ports_14_dport = rule_ports_14_dport_reg;
-assign rule_ports_15_sport = rule_ports_15_sport_reg;
-assign rule_ports_15_dport = rule_ports_15_dport_reg;
-assign rule_control_0_src_length = rule_control_0_src_length_reg;
-assign rule_control_0_dst_length = rule_control_0_dst_length_reg;
-assign rule_control_0_protocol = rule_control_0_protocol_reg;
-assign rule_control_0_protocol_any = rule_control_0_protocol_any_reg;
-assign rule_control_0_sport_any = rule_control_0_sport_any_reg;
-assign rule_control_0_dport_any = rule_control_0_dport_any_reg;
-assign rule_control_0_egress_ports = rule_control_0_egress_ports_reg;
-assign rule_control_0_profile = rule_control_0_profile_reg;
-assign rule_control_0_valid = rule_control_0_valid_reg;
-assign rule_control_1_src_length = rule_control_1_src_length_reg;
-assign rule_control_1_dst_length = rule_control_1_dst_length_reg;
-assign rule_control_1_protocol = rule_control_1_protocol_reg;
-assign rule_control_1_protocol_any = rule_control_1_protocol_any_reg;
-assign rule_control_1_sport_any = rule_control_1_sport_any_reg;
-assign rule_control_1_dport_any = rule_control_1_dport_any_reg;
-assign rule_control_1_egress_ports = rule_control_1_egress_ports_reg;
-assign rule_control_1_profile = rule_control_1_profile_reg;
-assign rule_control_1_valid = rule_control_1_valid_reg;
-assign rule_control_2_src_length = rule_control_2_src_length_reg;
-assign rule_control_2_dst_length = rule_control_2_dst_length_reg;
-assign rule_control_2_protocol = rule_control_2_protocol_reg;
-assign rule_control_2_protocol_any = rule_control_2_protocol_any_reg;
-assign rule_control_2_sport_any = rule_control_2_sport_any_reg;
-assign rule_control_2_dport_any = rule_control_2_dport_any_reg;
-assign rule_control_2_egress_ports = rule_control_2_egress_ports_reg;
-assign rule_control_2_profile = rule_control_2_profile_reg;
-assign rule_control_2_valid = rule_control_2_valid_reg;
-assign rule_control_3_src_length = rule_control_3_src_length_reg;
-assign rule_control_3_dst_length = rule_control_3_dst_length_reg;
-assign rule_control_3_protocol = rule_control_3_protocol_reg;
-assign rule_control_3_protocol_any = rule_control_3_protocol_any_reg;
-assign rule_control_3_sport_any = rule_control_3_sport_any_reg;
-assign rule_control_3_dport_any = rule_control_3_dport_any_reg;
-assign rule_control_3_egress_ports = rule_control_3_egress_ports_reg;
-assign rule_control_3_profile = rule_control_3_profile_reg;
-assign rule_control_3_valid = rule_control_3_valid_reg;
-assign rule_control_4_src_length = rule_control_4_src_length_reg;
-assign rule_control_4_dst_length = rule_control_4_dst_length_reg;
-assign rule_control_4_protocol = rule_control_4_protocol_reg;
-assign rule_control_4_protocol_any = rule_control_4_protocol_any_reg;
-assign rule_control_4_sport_any = rule_control_4_sport_any_reg;
-assign rule_control_4_dport_any = rule_control_4_dport_any_reg;
-assign rule_control_4_egress_ports = rule_control_4_egress_ports_reg;
-assign rule_control_4_profile = rule_control_4_profile_reg;
-assign rule_control_4_valid = rule_control_4_valid_reg;
-assign rule_control_5_src_length = rule_control_5_src_length_reg;
-assign rule_control_5_dst_length = rule_control_5_dst_length_reg;
-assign rule_control_5_protocol = rule_control_5_protocol_reg;
-assign rule_control_5_protocol_any = rule_control_5_protocol_any_reg;
-assign rule_control_5_sport_any = rule_control_5_sport_any_reg;
-assign rule_control_5_dport_any = rule_control_5_dport_any_reg;
-assign rule_control_5_egress_ports = rule_control_5_egress_ports_reg;
-assign rule_control_5_profile = rule_control_5_profile_reg;
-assign rule_control_5_valid = rule_control_5_valid_reg;
-assign rule_control_6_src_length = rule_control_6_src_length_reg;
-assign rule_control_6_dst_length = rule_control_6_dst_length_reg;
-assign rule_control_6_protocol = rule_control_6_protocol_reg;
-assign rule_control_6_protocol_any = rule_control_6_protocol_any_reg;
-assign rule_control_6_sport_any = rule_control_6_sport_any_reg;
-assign rule_control_6_dport_any = rule_control_6_dport_any_reg;
-assign rule_control_6_egress_ports = rule_control_6_egress_ports_reg;
-assign rule_control_6_profile = rule_control_6_profile_reg;
-assign rule_control_6_valid = rule_control_6_valid_reg;
-assign rule_control_7_src_length = rule_control_7_src_length_reg;
-assign rule_control_7_dst_length = rule_control_7_dst_length_reg;
-assign rule_control_7_protocol = rule_control_7_protocol_reg;
-assign rule_control_7_protocol_any = rule_control_7_protocol_any_reg;
-assign rule_control_7_sport_any = rule_control_7_sport_any_reg;
-assign rule_control_7_dport_any = rule_control_7_dport_any_reg;
-assign rule_control_7_egress_ports = rule_control_7_egress_ports_reg;
-assign rule_control_7_profile = rule_control_7_profile_reg;
-assign rule_control_7_valid = rule_control_7_valid_reg;
-assign rule_control_8_src_length = rule_control_8_src_length_reg;
-assign rule_control_8_dst_length = rule_control_8_dst_length_reg;
-assign rule_control_8_protocol = rule_control_8_protocol_reg;
-assign rule_control_8_protocol_any = rule_control_8_protocol_any_reg;
-assign rule_control_8_sport_any = rule_control_8_sport_any_reg;
-assign rule_control_8_dport_any = rule_control_8_dport_any_reg;
-assign rule_control_8_egress_ports = rule_control_8_egress_ports_reg;
-assign rule_control_8_profile = rule_control_8_profile_reg;
-assign rule_control_8_valid = rule_control_8_valid_reg;
-assign rule_control_9_src_length = rule_control_9_src_length_reg;
-assign rule_control_9_dst_length = rule_control_9_dst_length_reg;
-assign rule_control_9_protocol = rule_control_9_protocol_reg;
-assign rule_control_9_protocol_any = rule_control_9_protocol_any_reg;
-assign rule_control_9_sport_any = rule_control_9_sport_any_reg;
-assign rule_control_9_dport_any = rule_control_9_dport_any_reg;
-assign rule_control_9_egress_ports = rule_control_9_egress_ports_reg;
-assign rule_control_9_profile = rule_control_9_profile_reg;
-assign rule_control_9_valid = rule_control_9_valid_reg;
-assign rule_control_10_src_length = rule_control_10_src_length_reg;
-assign rule_control_10_dst_length = rule_control_10_dst_length_reg;
-assign rule_control_10_protocol = rule_control_10_protocol_reg;
-assign rule_control_10_protocol_any = rule_control_10_protocol_any_reg;
-assign rule_control_10_sport_any = rule_control_10_sport_any_reg;
-assign rule_control_10_dport_any = rule_control_10_dport_any_reg;
-assign rule_control_10_egress_ports = rule_control_10_egress_ports_reg;
-assign rule_control_10_profile = rule_control_10_profile_reg;
-assign rule_control_10_valid = rule_control_10_valid_reg;
-assign rule_control_11_src_length = rule_control_11_src_length_reg;
-assign rule_control_11_dst_length = rule_control_11_dst_length_reg;
-assign rule_control_11_protocol = rule_control_11_protocol_reg;
-assign rule_control_11_protocol_any = rule_control_11_protocol_any_reg;
-assign rule_control_11_sport_any = rule_control_11_sport_any_reg;
-assign rule_control_11_dport_any = rule_control_11_dport_any_reg;
-assign rule_control_11_egress_ports = rule_control_11_egress_ports_reg;
-assign rule_control_11_profile = rule_control_11_profile_reg;
-assign rule_control_11_valid = rule_control_11_valid_reg;
-assign rule_control_12_src_length = rule_control_12_src_length_reg;
-assign rule_control_12_dst_length = rule_control_12_dst_length_reg;
-assign rule_control_12_protocol = rule_control_12_protocol_reg;
-assign rule_control_12_protocol_any = rule_control_12_protocol_any_reg;
-assign rule_control_12_sport_any = rule_control_12_sport_any_reg;
-assign rule_control_12_dport_any = rule_control_12_dport_any_reg;
-assign rule_control_12_egress_ports = rule_control_12_egress_ports_reg;
-assign rule_control_12_profile = rule_control_12_profile_reg;
-assign rule_control_12_valid = rule_control_12_valid_reg;
-assign rule_control_13_src_length = rule_control_13_src_length_reg;
-assign rule_control_13_dst_length = rule_control_13_dst_length_reg;
-assign rule_control_13_protocol = rule_control_13_protocol_reg;
-assign rule_control_13_protocol_any = rule_control_13_protocol_any_reg;
-assign rule_control_13_sport_any = rule_control_13_sport_any_reg;
-assign rule_control_13_dport_any = rule_control_13_dport_any_reg;
-assign rule_control_13_egress_ports = rule_control_13_egress_ports_reg;
-assign rule_control_13_profile = rule_control_13_profile_reg;
-assign rule_control_13_valid = rule_control_13_valid_reg;
-assign rule_control_14_src_length = rule_control_14_src_length_reg;
-assign rule_control_14_dst_length = rule_control_14_dst_length_reg;
-assign rule_control_14_protocol = rule_control_14_protocol_reg;
-assign rule_control_14_protocol_any = rule_control_14_protocol_any_reg;
-assign rule_control_14_sport_any = rule_control_14_sport_any_reg;
-assign rule_control_14_dport_any = rule_control_14_dport_any_reg;
-assign rule_control_14_egress_ports = rule_control_14_egress_ports_reg;
-assign rule_control_14_profile = rule_control_14_profile_reg;
-assign rule_control_14_valid = rule_control_14_valid_reg;
-assign rule_control_15_src_length = rule_control_15_src_length_reg;
-assign rule_control_15_dst_length = rule_control_15_dst_length_reg;
-assign rule_control_15_protocol = rule_control_15_protocol_reg;
-assign rule_control_15_protocol_any = rule_control_15_protocol_any_reg;
-assign rule_control_15_sport_any = rule_control_15_sport_any_reg;
-assign rule_control_15_dport_any = rule_control_15_dport_any_reg;
-assign rule_control_15_egress_ports = rule_control_15_egress_ports_reg;
-assign rule_control_15_profile = rule_control_15_profile_reg;
-assign rule_control_15_valid = rule_control_15_valid_reg;
-assign profile_high_0 = profile_high_0_reg;
-assign profile_high_1 = profile_high_1_reg;
-assign profile_high_2 = profile_high_2_reg;
-assign profile_high_3 = profile_high_3_reg;
-assign profile_high_4 = profile_high_4_reg;
-assign profile_high_5 = profile_high_5_reg;
-assign profile_high_6 = profile_high_6_reg;
-assign profile_high_7 = profile_high_7_reg;
-assign profile_low_0 = profile_low_0_reg;
-assign profile_low_1 = profile_low_1_reg;
-assign profile_low_2 = profile_low_2_reg;
-assign profile_low_3 = profile_low_3_reg;
-assign profile_low_4 = profile_low_4_reg;
-assign profile_low_5 = profile_low_5_reg;
-assign profile_low_6 = profile_low_6_reg;
-assign profile_low_7 = profile_low_7_reg;
-assign profile_min_interval_us_0 = profile_min_interval_us_0_reg;
-assign profile_min_interval_us_1 = profile_min_interval_us_1_reg;
-assign profile_min_interval_us_2 = profile_min_interval_us_2_reg;
-assign profile_min_interval_us_3 = profile_min_interval_us_3_reg;
-assign profile_min_interval_us_4 = profile_min_interval_us_4_reg;
-assign profile_min_interval_us_5 = profile_min_interval_us_5_reg;
-assign profile_min_interval_us_6 = profile_min_interval_us_6_reg;
-assign profile_min_interval_us_7 = profile_min_interval_us_7_reg;
-assign profile_control_0_stateful = profile_control_0_stateful_reg;
-assign profile_control_1_stateful = profile_control_1_stateful_reg;
-assign profile_control_2_stateful = profile_control_2_stateful_reg;
-assign profile_control_3_stateful = profile_control_3_stateful_reg;
-assign profile_control_4_stateful = profile_control_4_stateful_reg;
-assign profile_control_5_stateful = profile_control_5_stateful_reg;
-assign profile_control_6_stateful = profile_control_6_stateful_reg;
-assign profile_control_7_stateful = profile_control_7_stateful_reg;
-assign monitored_clear = monitored_clear_reg;
-assign unmatched_clear = unmatched_clear_reg;
-assign table_full_clear = table_full_clear_reg;
-assign evicted_clear = evicted_clear_reg;
-assign evicted_in_breach_clear = evicted_in_breach_clear_reg;
-assign events_clear = events_clear_reg;
-assign events_lost_clear = events_lost_clear_reg;
-assign records_lost_clear = records_lost_clear_reg;
-assign not_ipv4_clear = not_ipv4_clear_reg;
-assign no_stamp_clear = no_stamp_clear_reg;
-assign messages_clear = messages_clear_reg;
-assign templates_clear = templates_clear_reg;
-assign records_exported_clear = records_exported_clear_reg;
+assign rules = rules_reg;
+assign profiles = profiles_reg;
+assign monitored_clear = pulses_reg[3];
+assign unmatched_clear = pulses_reg[4];
+assign table_full_clear = pulses_reg[5];
+assign evicted_clear = pulses_reg[6];
+assign evicted_in_breach_clear = pulses_reg[7];
+assign events_clear = pulses_reg[8];
+assign events_lost_clear = pulses_reg[9];
+assign records_lost_clear = pulses_reg[10];
+assign not_ipv4_clear = pulses_reg[11];
+assign no_stamp_clear = pulses_reg[12];
+assign messages_clear = pulses_reg[13];
+assign templates_clear = pulses_reg[14];
+assign records_exported_clear = pulses_reg[15];
 
 // write
 always @(posedge clk) begin
     // pulses last one clock
-    command_clear_reg <= 1'b0;
-    command_lookup_reg <= 1'b0;
-    command_send_template_reg <= 1'b0;
-    monitored_clear_reg <= 1'b0;
-    unmatched_clear_reg <= 1'b0;
-    table_full_clear_reg <= 1'b0;
-    evicted_clear_reg <= 1'b0;
-    evicted_in_breach_clear_reg <= 1'b0;
-    events_clear_reg <= 1'b0;
-    events_lost_clear_reg <= 1'b0;
-    records_lost_clear_reg <= 1'b0;
-    not_ipv4_clear_reg <= 1'b0;
-    no_stamp_clear_reg <= 1'b0;
-    messages_clear_reg <= 1'b0;
-    templates_clear_reg <= 1'b0;
-    records_exported_clear_reg <= 1'b0;
+    pulses_reg <= 16'd0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -1578,9 +514,9 @@ always @(posedge clk) begin
             end
             10'h003: begin
                 // 0x00c command
-                if (w_strb_reg[0] && w_data_reg[0]) command_clear_reg <= 1'b1;
-                if (w_strb_reg[0] && w_data_reg[1]) command_lookup_reg <= 1'b1;
-                if (w_strb_reg[0] && w_data_reg[2]) command_send_template_reg <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[0]) pulses_reg[0] <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[1]) pulses_reg[1] <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[2]) pulses_reg[2] <= 1'b1;
             end
             10'h006: begin
                 // 0x018 idle_timeout_us
@@ -1694,867 +630,867 @@ always @(posedge clk) begin
             end
             10'h040: begin
                 // 0x100 rule_src_ip_0
-                if (w_strb_reg[0]) rule_src_ip_0_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_0_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_0_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_0_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[7:0] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[15:8] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[23:16] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[31:24] <= w_data_reg[31:24];
             end
             10'h041: begin
                 // 0x104 rule_src_ip_1
-                if (w_strb_reg[0]) rule_src_ip_1_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_1_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_1_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_1_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[135:128] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[143:136] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[151:144] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[159:152] <= w_data_reg[31:24];
             end
             10'h042: begin
                 // 0x108 rule_src_ip_2
-                if (w_strb_reg[0]) rule_src_ip_2_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_2_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_2_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_2_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[263:256] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[271:264] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[279:272] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[287:280] <= w_data_reg[31:24];
             end
             10'h043: begin
                 // 0x10c rule_src_ip_3
-                if (w_strb_reg[0]) rule_src_ip_3_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_3_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_3_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_3_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[391:384] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[399:392] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[407:400] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[415:408] <= w_data_reg[31:24];
             end
             10'h044: begin
                 // 0x110 rule_src_ip_4
-                if (w_strb_reg[0]) rule_src_ip_4_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_4_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_4_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_4_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[519:512] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[527:520] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[535:528] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[543:536] <= w_data_reg[31:24];
             end
             10'h045: begin
                 // 0x114 rule_src_ip_5
-                if (w_strb_reg[0]) rule_src_ip_5_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_5_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_5_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_5_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[647:640] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[655:648] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[663:656] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[671:664] <= w_data_reg[31:24];
             end
             10'h046: begin
                 // 0x118 rule_src_ip_6
-                if (w_strb_reg[0]) rule_src_ip_6_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_6_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_6_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_6_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[775:768] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[783:776] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[791:784] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[799:792] <= w_data_reg[31:24];
             end
             10'h047: begin
                 // 0x11c rule_src_ip_7
-                if (w_strb_reg[0]) rule_src_ip_7_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_7_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_7_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_7_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[903:896] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[911:904] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[919:912] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[927:920] <= w_data_reg[31:24];
             end
             10'h048: begin
                 // 0x120 rule_src_ip_8
-                if (w_strb_reg[0]) rule_src_ip_8_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_8_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_8_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_8_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1031:1024] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1039:1032] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1047:1040] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1055:1048] <= w_data_reg[31:24];
             end
             10'h049: begin
                 // 0x124 rule_src_ip_9
-                if (w_strb_reg[0]) rule_src_ip_9_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_9_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_9_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_9_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1159:1152] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1167:1160] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1175:1168] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1183:1176] <= w_data_reg[31:24];
             end
             10'h04a: begin
                 // 0x128 rule_src_ip_10
-                if (w_strb_reg[0]) rule_src_ip_10_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_10_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_10_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_10_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1287:1280] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1295:1288] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1303:1296] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1311:1304] <= w_data_reg[31:24];
             end
             10'h04b: begin
                 // 0x12c rule_src_ip_11
-                if (w_strb_reg[0]) rule_src_ip_11_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_11_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_11_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_11_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1415:1408] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1423:1416] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1431:1424] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1439:1432] <= w_data_reg[31:24];
             end
             10'h04c: begin
                 // 0x130 rule_src_ip_12
-                if (w_strb_reg[0]) rule_src_ip_12_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_12_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_12_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_12_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1543:1536] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1551:1544] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1559:1552] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1567:1560] <= w_data_reg[31:24];
             end
             10'h04d: begin
                 // 0x134 rule_src_ip_13
-                if (w_strb_reg[0]) rule_src_ip_13_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_13_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_13_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_13_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1671:1664] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1679:1672] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1687:1680] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1695:1688] <= w_data_reg[31:24];
             end
             10'h04e: begin
                 // 0x138 rule_src_ip_14
-                if (w_strb_reg[0]) rule_src_ip_14_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_14_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_14_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_14_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1799:1792] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1807:1800] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1815:1808] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1823:1816] <= w_data_reg[31:24];
             end
             10'h04f: begin
                 // 0x13c rule_src_ip_15
-                if (w_strb_reg[0]) rule_src_ip_15_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_src_ip_15_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_src_ip_15_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_src_ip_15_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1927:1920] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1935:1928] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1943:1936] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1951:1944] <= w_data_reg[31:24];
             end
             10'h050: begin
                 // 0x140 rule_dst_ip_0
-                if (w_strb_reg[0]) rule_dst_ip_0_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_0_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_0_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_0_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[39:32] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[47:40] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[55:48] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[63:56] <= w_data_reg[31:24];
             end
             10'h051: begin
                 // 0x144 rule_dst_ip_1
-                if (w_strb_reg[0]) rule_dst_ip_1_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_1_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_1_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_1_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[167:160] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[175:168] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[183:176] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[191:184] <= w_data_reg[31:24];
             end
             10'h052: begin
                 // 0x148 rule_dst_ip_2
-                if (w_strb_reg[0]) rule_dst_ip_2_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_2_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_2_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_2_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[295:288] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[303:296] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[311:304] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[319:312] <= w_data_reg[31:24];
             end
             10'h053: begin
                 // 0x14c rule_dst_ip_3
-                if (w_strb_reg[0]) rule_dst_ip_3_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_3_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_3_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_3_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[423:416] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[431:424] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[439:432] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[447:440] <= w_data_reg[31:24];
             end
             10'h054: begin
                 // 0x150 rule_dst_ip_4
-                if (w_strb_reg[0]) rule_dst_ip_4_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_4_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_4_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_4_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[551:544] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[559:552] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[567:560] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[575:568] <= w_data_reg[31:24];
             end
             10'h055: begin
                 // 0x154 rule_dst_ip_5
-                if (w_strb_reg[0]) rule_dst_ip_5_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_5_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_5_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_5_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[679:672] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[687:680] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[695:688] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[703:696] <= w_data_reg[31:24];
             end
             10'h056: begin
                 // 0x158 rule_dst_ip_6
-                if (w_strb_reg[0]) rule_dst_ip_6_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_6_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_6_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_6_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[807:800] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[815:808] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[823:816] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[831:824] <= w_data_reg[31:24];
             end
             10'h057: begin
                 // 0x15c rule_dst_ip_7
-                if (w_strb_reg[0]) rule_dst_ip_7_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_7_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_7_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_7_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[935:928] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[943:936] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[951:944] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[959:952] <= w_data_reg[31:24];
             end
             10'h058: begin
                 // 0x160 rule_dst_ip_8
-                if (w_strb_reg[0]) rule_dst_ip_8_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_8_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_8_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_8_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1063:1056] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1071:1064] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1079:1072] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1087:1080] <= w_data_reg[31:24];
             end
             10'h059: begin
                 // 0x164 rule_dst_ip_9
-                if (w_strb_reg[0]) rule_dst_ip_9_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_9_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_9_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_9_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1191:1184] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1199:1192] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1207:1200] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1215:1208] <= w_data_reg[31:24];
             end
             10'h05a: begin
                 // 0x168 rule_dst_ip_10
-                if (w_strb_reg[0]) rule_dst_ip_10_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_10_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_10_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_10_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1319:1312] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1327:1320] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1335:1328] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1343:1336] <= w_data_reg[31:24];
             end
             10'h05b: begin
                 // 0x16c rule_dst_ip_11
-                if (w_strb_reg[0]) rule_dst_ip_11_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_11_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_11_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_11_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1447:1440] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1455:1448] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1463:1456] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1471:1464] <= w_data_reg[31:24];
             end
             10'h05c: begin
                 // 0x170 rule_dst_ip_12
-                if (w_strb_reg[0]) rule_dst_ip_12_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_12_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_12_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_12_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1575:1568] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1583:1576] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1591:1584] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1599:1592] <= w_data_reg[31:24];
             end
             10'h05d: begin
                 // 0x174 rule_dst_ip_13
-                if (w_strb_reg[0]) rule_dst_ip_13_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_13_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_13_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_13_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1703:1696] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1711:1704] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1719:1712] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1727:1720] <= w_data_reg[31:24];
             end
             10'h05e: begin
                 // 0x178 rule_dst_ip_14
-                if (w_strb_reg[0]) rule_dst_ip_14_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_14_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_14_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_14_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1831:1824] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1839:1832] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1847:1840] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1855:1848] <= w_data_reg[31:24];
             end
             10'h05f: begin
                 // 0x17c rule_dst_ip_15
-                if (w_strb_reg[0]) rule_dst_ip_15_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_dst_ip_15_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_dst_ip_15_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_dst_ip_15_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1959:1952] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1967:1960] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1975:1968] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1983:1976] <= w_data_reg[31:24];
             end
             10'h060: begin
                 // 0x180 rule_ports_0
-                if (w_strb_reg[0]) rule_ports_0_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_0_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_0_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_0_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[71:64] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[79:72] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[87:80] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[95:88] <= w_data_reg[31:24];
             end
             10'h061: begin
                 // 0x184 rule_ports_1
-                if (w_strb_reg[0]) rule_ports_1_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_1_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_1_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_1_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[199:192] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[207:200] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[215:208] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[223:216] <= w_data_reg[31:24];
             end
             10'h062: begin
                 // 0x188 rule_ports_2
-                if (w_strb_reg[0]) rule_ports_2_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_2_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_2_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_2_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[327:320] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[335:328] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[343:336] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[351:344] <= w_data_reg[31:24];
             end
             10'h063: begin
                 // 0x18c rule_ports_3
-                if (w_strb_reg[0]) rule_ports_3_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_3_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_3_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_3_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[455:448] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[463:456] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[471:464] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[479:472] <= w_data_reg[31:24];
             end
             10'h064: begin
                 // 0x190 rule_ports_4
-                if (w_strb_reg[0]) rule_ports_4_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_4_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_4_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_4_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[583:576] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[591:584] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[599:592] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[607:600] <= w_data_reg[31:24];
             end
             10'h065: begin
                 // 0x194 rule_ports_5
-                if (w_strb_reg[0]) rule_ports_5_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_5_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_5_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_5_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[711:704] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[719:712] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[727:720] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[735:728] <= w_data_reg[31:24];
             end
             10'h066: begin
                 // 0x198 rule_ports_6
-                if (w_strb_reg[0]) rule_ports_6_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_6_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_6_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_6_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[839:832] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[847:840] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[855:848] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[863:856] <= w_data_reg[31:24];
             end
             10'h067: begin
                 // 0x19c rule_ports_7
-                if (w_strb_reg[0]) rule_ports_7_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_7_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_7_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_7_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[967:960] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[975:968] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[983:976] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[991:984] <= w_data_reg[31:24];
             end
             10'h068: begin
                 // 0x1a0 rule_ports_8
-                if (w_strb_reg[0]) rule_ports_8_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_8_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_8_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_8_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1095:1088] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1103:1096] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1111:1104] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1119:1112] <= w_data_reg[31:24];
             end
             10'h069: begin
                 // 0x1a4 rule_ports_9
-                if (w_strb_reg[0]) rule_ports_9_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_9_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_9_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_9_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1223:1216] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1231:1224] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1239:1232] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1247:1240] <= w_data_reg[31:24];
             end
             10'h06a: begin
                 // 0x1a8 rule_ports_10
-                if (w_strb_reg[0]) rule_ports_10_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_10_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_10_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_10_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1351:1344] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1359:1352] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1367:1360] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1375:1368] <= w_data_reg[31:24];
             end
             10'h06b: begin
                 // 0x1ac rule_ports_11
-                if (w_strb_reg[0]) rule_ports_11_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_11_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_11_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_11_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1479:1472] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1487:1480] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1495:1488] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1503:1496] <= w_data_reg[31:24];
             end
             10'h06c: begin
                 // 0x1b0 rule_ports_12
-                if (w_strb_reg[0]) rule_ports_12_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_12_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_12_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_12_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1607:1600] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1615:1608] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1623:1616] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1631:1624] <= w_data_reg[31:24];
             end
             10'h06d: begin
                 // 0x1b4 rule_ports_13
-                if (w_strb_reg[0]) rule_ports_13_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_13_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_13_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_13_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1735:1728] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1743:1736] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1751:1744] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1759:1752] <= w_data_reg[31:24];
             end
             10'h06e: begin
                 // 0x1b8 rule_ports_14
-                if (w_strb_reg[0]) rule_ports_14_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_14_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_14_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_14_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1863:1856] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1871:1864] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[1879:1872] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[1887:1880] <= w_data_reg[31:24];
             end
             10'h06f: begin
                 // 0x1bc rule_ports_15
-                if (w_strb_reg[0]) rule_ports_15_sport_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) rule_ports_15_sport_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) rule_ports_15_dport_reg[7:0] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) rule_ports_15_dport_reg[15:8] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) rules_reg[1991:1984] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) rules_reg[1999:1992] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) rules_reg[2007:2000] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) rules_reg[2015:2008] <= w_data_reg[31:24];
             end
             10'h070: begin
                 // 0x1c0 rule_control_0
-                if (w_strb_reg[0]) rule_control_0_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_0_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_0_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_0_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_0_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_0_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_0_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_0_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_0_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_0_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_0_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[101:96] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[103:102] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[107:104] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[111:108] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[115:112] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[116] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[117] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[118] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[123:120] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[126:124] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[127] <= w_data_reg[31];
             end
             10'h071: begin
                 // 0x1c4 rule_control_1
-                if (w_strb_reg[0]) rule_control_1_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_1_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_1_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_1_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_1_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_1_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_1_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_1_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_1_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_1_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_1_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[229:224] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[231:230] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[235:232] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[239:236] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[243:240] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[244] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[245] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[246] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[251:248] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[254:252] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[255] <= w_data_reg[31];
             end
             10'h072: begin
                 // 0x1c8 rule_control_2
-                if (w_strb_reg[0]) rule_control_2_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_2_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_2_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_2_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_2_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_2_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_2_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_2_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_2_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_2_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_2_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[357:352] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[359:358] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[363:360] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[367:364] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[371:368] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[372] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[373] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[374] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[379:376] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[382:380] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[383] <= w_data_reg[31];
             end
             10'h073: begin
                 // 0x1cc rule_control_3
-                if (w_strb_reg[0]) rule_control_3_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_3_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_3_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_3_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_3_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_3_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_3_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_3_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_3_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_3_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_3_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[485:480] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[487:486] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[491:488] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[495:492] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[499:496] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[500] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[501] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[502] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[507:504] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[510:508] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[511] <= w_data_reg[31];
             end
             10'h074: begin
                 // 0x1d0 rule_control_4
-                if (w_strb_reg[0]) rule_control_4_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_4_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_4_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_4_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_4_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_4_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_4_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_4_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_4_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_4_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_4_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[613:608] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[615:614] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[619:616] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[623:620] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[627:624] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[628] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[629] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[630] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[635:632] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[638:636] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[639] <= w_data_reg[31];
             end
             10'h075: begin
                 // 0x1d4 rule_control_5
-                if (w_strb_reg[0]) rule_control_5_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_5_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_5_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_5_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_5_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_5_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_5_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_5_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_5_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_5_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_5_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[741:736] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[743:742] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[747:744] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[751:748] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[755:752] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[756] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[757] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[758] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[763:760] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[766:764] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[767] <= w_data_reg[31];
             end
             10'h076: begin
                 // 0x1d8 rule_control_6
-                if (w_strb_reg[0]) rule_control_6_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_6_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_6_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_6_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_6_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_6_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_6_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_6_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_6_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_6_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_6_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[869:864] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[871:870] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[875:872] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[879:876] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[883:880] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[884] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[885] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[886] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[891:888] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[894:892] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[895] <= w_data_reg[31];
             end
             10'h077: begin
                 // 0x1dc rule_control_7
-                if (w_strb_reg[0]) rule_control_7_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_7_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_7_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_7_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_7_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_7_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_7_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_7_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_7_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_7_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_7_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[997:992] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[999:998] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1003:1000] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1007:1004] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1011:1008] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1012] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1013] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1014] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1019:1016] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1022:1020] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1023] <= w_data_reg[31];
             end
             10'h078: begin
                 // 0x1e0 rule_control_8
-                if (w_strb_reg[0]) rule_control_8_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_8_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_8_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_8_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_8_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_8_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_8_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_8_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_8_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_8_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_8_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1125:1120] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1127:1126] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1131:1128] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1135:1132] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1139:1136] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1140] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1141] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1142] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1147:1144] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1150:1148] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1151] <= w_data_reg[31];
             end
             10'h079: begin
                 // 0x1e4 rule_control_9
-                if (w_strb_reg[0]) rule_control_9_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_9_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_9_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_9_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_9_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_9_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_9_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_9_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_9_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_9_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_9_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1253:1248] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1255:1254] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1259:1256] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1263:1260] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1267:1264] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1268] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1269] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1270] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1275:1272] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1278:1276] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1279] <= w_data_reg[31];
             end
             10'h07a: begin
                 // 0x1e8 rule_control_10
-                if (w_strb_reg[0]) rule_control_10_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_10_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_10_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_10_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_10_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_10_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_10_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_10_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_10_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_10_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_10_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1381:1376] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1383:1382] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1387:1384] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1391:1388] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1395:1392] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1396] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1397] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1398] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1403:1400] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1406:1404] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1407] <= w_data_reg[31];
             end
             10'h07b: begin
                 // 0x1ec rule_control_11
-                if (w_strb_reg[0]) rule_control_11_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_11_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_11_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_11_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_11_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_11_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_11_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_11_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_11_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_11_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_11_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1509:1504] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1511:1510] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1515:1512] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1519:1516] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1523:1520] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1524] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1525] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1526] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1531:1528] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1534:1532] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1535] <= w_data_reg[31];
             end
             10'h07c: begin
                 // 0x1f0 rule_control_12
-                if (w_strb_reg[0]) rule_control_12_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_12_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_12_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_12_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_12_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_12_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_12_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_12_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_12_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_12_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_12_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1637:1632] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1639:1638] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1643:1640] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1647:1644] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1651:1648] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1652] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1653] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1654] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1659:1656] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1662:1660] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1663] <= w_data_reg[31];
             end
             10'h07d: begin
                 // 0x1f4 rule_control_13
-                if (w_strb_reg[0]) rule_control_13_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_13_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_13_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_13_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_13_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_13_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_13_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_13_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_13_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_13_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_13_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1765:1760] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1767:1766] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1771:1768] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1775:1772] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1779:1776] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1780] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1781] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1782] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1787:1784] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1790:1788] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1791] <= w_data_reg[31];
             end
             10'h07e: begin
                 // 0x1f8 rule_control_14
-                if (w_strb_reg[0]) rule_control_14_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_14_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_14_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_14_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_14_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_14_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_14_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_14_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_14_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_14_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_14_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[1893:1888] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[1895:1894] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[1899:1896] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[1903:1900] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[1907:1904] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[1908] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[1909] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[1910] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[1915:1912] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[1918:1916] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[1919] <= w_data_reg[31];
             end
             10'h07f: begin
                 // 0x1fc rule_control_15
-                if (w_strb_reg[0]) rule_control_15_src_length_reg <= w_data_reg[5:0];
-                if (w_strb_reg[0]) rule_control_15_dst_length_reg[1:0] <= w_data_reg[7:6];
-                if (w_strb_reg[1]) rule_control_15_dst_length_reg[5:2] <= w_data_reg[11:8];
-                if (w_strb_reg[1]) rule_control_15_protocol_reg[3:0] <= w_data_reg[15:12];
-                if (w_strb_reg[2]) rule_control_15_protocol_reg[7:4] <= w_data_reg[19:16];
-                if (w_strb_reg[2]) rule_control_15_protocol_any_reg <= w_data_reg[20];
-                if (w_strb_reg[2]) rule_control_15_sport_any_reg <= w_data_reg[21];
-                if (w_strb_reg[2]) rule_control_15_dport_any_reg <= w_data_reg[22];
-                if (w_strb_reg[3]) rule_control_15_egress_ports_reg <= w_data_reg[27:24];
-                if (w_strb_reg[3]) rule_control_15_profile_reg <= w_data_reg[30:28];
-                if (w_strb_reg[3]) rule_control_15_valid_reg <= w_data_reg[31];
+                if (w_strb_reg[0]) rules_reg[2021:2016] <= w_data_reg[5:0];
+                if (w_strb_reg[0]) rules_reg[2023:2022] <= w_data_reg[7:6];
+                if (w_strb_reg[1]) rules_reg[2027:2024] <= w_data_reg[11:8];
+                if (w_strb_reg[1]) rules_reg[2031:2028] <= w_data_reg[15:12];
+                if (w_strb_reg[2]) rules_reg[2035:2032] <= w_data_reg[19:16];
+                if (w_strb_reg[2]) rules_reg[2036] <= w_data_reg[20];
+                if (w_strb_reg[2]) rules_reg[2037] <= w_data_reg[21];
+                if (w_strb_reg[2]) rules_reg[2038] <= w_data_reg[22];
+                if (w_strb_reg[3]) rules_reg[2043:2040] <= w_data_reg[27:24];
+                if (w_strb_reg[3]) rules_reg[2046:2044] <= w_data_reg[30:28];
+                if (w_strb_reg[3]) rules_reg[2047] <= w_data_reg[31];
             end
             10'h080: begin
                 // 0x200 profile_high_0
-                if (w_strb_reg[0]) profile_high_0_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_0_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_0_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_0_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[7:0] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[15:8] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[23:16] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[31:24] <= w_data_reg[31:24];
             end
             10'h081: begin
                 // 0x204 profile_high_1
-                if (w_strb_reg[0]) profile_high_1_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_1_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_1_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_1_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[135:128] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[143:136] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[151:144] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[159:152] <= w_data_reg[31:24];
             end
             10'h082: begin
                 // 0x208 profile_high_2
-                if (w_strb_reg[0]) profile_high_2_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_2_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_2_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_2_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[263:256] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[271:264] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[279:272] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[287:280] <= w_data_reg[31:24];
             end
             10'h083: begin
                 // 0x20c profile_high_3
-                if (w_strb_reg[0]) profile_high_3_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_3_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_3_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_3_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[391:384] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[399:392] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[407:400] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[415:408] <= w_data_reg[31:24];
             end
             10'h084: begin
                 // 0x210 profile_high_4
-                if (w_strb_reg[0]) profile_high_4_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_4_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_4_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_4_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[519:512] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[527:520] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[535:528] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[543:536] <= w_data_reg[31:24];
             end
             10'h085: begin
                 // 0x214 profile_high_5
-                if (w_strb_reg[0]) profile_high_5_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_5_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_5_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_5_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[647:640] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[655:648] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[663:656] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[671:664] <= w_data_reg[31:24];
             end
             10'h086: begin
                 // 0x218 profile_high_6
-                if (w_strb_reg[0]) profile_high_6_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_6_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_6_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_6_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[775:768] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[783:776] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[791:784] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[799:792] <= w_data_reg[31:24];
             end
             10'h087: begin
                 // 0x21c profile_high_7
-                if (w_strb_reg[0]) profile_high_7_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_high_7_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_high_7_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_high_7_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[903:896] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[911:904] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[919:912] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[927:920] <= w_data_reg[31:24];
             end
             10'h088: begin
                 // 0x220 profile_low_0
-                if (w_strb_reg[0]) profile_low_0_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_0_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_0_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_0_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[39:32] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[47:40] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[55:48] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[63:56] <= w_data_reg[31:24];
             end
             10'h089: begin
                 // 0x224 profile_low_1
-                if (w_strb_reg[0]) profile_low_1_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_1_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_1_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_1_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[167:160] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[175:168] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[183:176] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[191:184] <= w_data_reg[31:24];
             end
             10'h08a: begin
                 // 0x228 profile_low_2
-                if (w_strb_reg[0]) profile_low_2_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_2_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_2_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_2_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[295:288] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[303:296] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[311:304] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[319:312] <= w_data_reg[31:24];
             end
             10'h08b: begin
                 // 0x22c profile_low_3
-                if (w_strb_reg[0]) profile_low_3_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_3_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_3_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_3_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[423:416] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[431:424] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[439:432] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[447:440] <= w_data_reg[31:24];
             end
             10'h08c: begin
                 // 0x230 profile_low_4
-                if (w_strb_reg[0]) profile_low_4_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_4_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_4_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_4_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[551:544] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[559:552] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[567:560] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[575:568] <= w_data_reg[31:24];
             end
             10'h08d: begin
                 // 0x234 profile_low_5
-                if (w_strb_reg[0]) profile_low_5_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_5_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_5_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_5_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[679:672] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[687:680] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[695:688] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[703:696] <= w_data_reg[31:24];
             end
             10'h08e: begin
                 // 0x238 profile_low_6
-                if (w_strb_reg[0]) profile_low_6_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_6_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_6_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_6_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[807:800] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[815:808] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[823:816] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[831:824] <= w_data_reg[31:24];
             end
             10'h08f: begin
                 // 0x23c profile_low_7
-                if (w_strb_reg[0]) profile_low_7_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_low_7_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_low_7_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_low_7_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[935:928] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[943:936] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[951:944] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[959:952] <= w_data_reg[31:24];
             end
             10'h090: begin
                 // 0x240 profile_min_interval_us_0
-                if (w_strb_reg[0]) profile_min_interval_us_0_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_0_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_0_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_0_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[71:64] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[79:72] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[87:80] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[95:88] <= w_data_reg[31:24];
             end
             10'h091: begin
                 // 0x244 profile_min_interval_us_1
-                if (w_strb_reg[0]) profile_min_interval_us_1_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_1_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_1_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_1_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[199:192] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[207:200] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[215:208] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[223:216] <= w_data_reg[31:24];
             end
             10'h092: begin
                 // 0x248 profile_min_interval_us_2
-                if (w_strb_reg[0]) profile_min_interval_us_2_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_2_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_2_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_2_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[327:320] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[335:328] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[343:336] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[351:344] <= w_data_reg[31:24];
             end
             10'h093: begin
                 // 0x24c profile_min_interval_us_3
-                if (w_strb_reg[0]) profile_min_interval_us_3_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_3_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_3_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_3_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[455:448] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[463:456] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[471:464] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[479:472] <= w_data_reg[31:24];
             end
             10'h094: begin
                 // 0x250 profile_min_interval_us_4
-                if (w_strb_reg[0]) profile_min_interval_us_4_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_4_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_4_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_4_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[583:576] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[591:584] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[599:592] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[607:600] <= w_data_reg[31:24];
             end
             10'h095: begin
                 // 0x254 profile_min_interval_us_5
-                if (w_strb_reg[0]) profile_min_interval_us_5_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_5_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_5_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_5_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[711:704] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[719:712] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[727:720] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[735:728] <= w_data_reg[31:24];
             end
             10'h096: begin
                 // 0x258 profile_min_interval_us_6
-                if (w_strb_reg[0]) profile_min_interval_us_6_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_6_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_6_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_6_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[839:832] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[847:840] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[855:848] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[863:856] <= w_data_reg[31:24];
             end
             10'h097: begin
                 // 0x25c profile_min_interval_us_7
-                if (w_strb_reg[0]) profile_min_interval_us_7_reg[7:0] <= w_data_reg[7:0];
-                if (w_strb_reg[1]) profile_min_interval_us_7_reg[15:8] <= w_data_reg[15:8];
-                if (w_strb_reg[2]) profile_min_interval_us_7_reg[23:16] <= w_data_reg[23:16];
-                if (w_strb_reg[3]) profile_min_interval_us_7_reg[31:24] <= w_data_reg[31:24];
+                if (w_strb_reg[0]) profiles_reg[967:960] <= w_data_reg[7:0];
+                if (w_strb_reg[1]) profiles_reg[975:968] <= w_data_reg[15:8];
+                if (w_strb_reg[2]) profiles_reg[983:976] <= w_data_reg[23:16];
+                if (w_strb_reg[3]) profiles_reg[991:984] <= w_data_reg[31:24];
             end
             10'h098: begin
                 // 0x260 profile_control_0
-                if (w_strb_reg[0]) profile_control_0_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[96] <= w_data_reg[0];
             end
             10'h099: begin
                 // 0x264 profile_control_1
-                if (w_strb_reg[0]) profile_control_1_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[224] <= w_data_reg[0];
             end
             10'h09a: begin
                 // 0x268 profile_control_2
-                if (w_strb_reg[0]) profile_control_2_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[352] <= w_data_reg[0];
             end
             10'h09b: begin
                 // 0x26c profile_control_3
-                if (w_strb_reg[0]) profile_control_3_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[480] <= w_data_reg[0];
             end
             10'h09c: begin
                 // 0x270 profile_control_4
-                if (w_strb_reg[0]) profile_control_4_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[608] <= w_data_reg[0];
             end
             10'h09d: begin
                 // 0x274 profile_control_5
-                if (w_strb_reg[0]) profile_control_5_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[736] <= w_data_reg[0];
             end
             10'h09e: begin
                 // 0x278 profile_control_6
-                if (w_strb_reg[0]) profile_control_6_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[864] <= w_data_reg[0];
             end
             10'h09f: begin
                 // 0x27c profile_control_7
-                if (w_strb_reg[0]) profile_control_7_stateful_reg <= w_data_reg[0];
+                if (w_strb_reg[0]) profiles_reg[992] <= w_data_reg[0];
             end
             10'h100: begin
                 // 0x400 monitored (low word): clear
-                monitored_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h101: begin
                 // 0x404 monitored (high word): clear
-                monitored_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h102: begin
                 // 0x408 unmatched (low word): clear
-                unmatched_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h103: begin
                 // 0x40c unmatched (high word): clear
-                unmatched_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h104: begin
                 // 0x410 table_full (low word): clear
-                table_full_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h105: begin
                 // 0x414 table_full (high word): clear
-                table_full_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h106: begin
                 // 0x418 evicted (low word): clear
-                evicted_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h107: begin
                 // 0x41c evicted (high word): clear
-                evicted_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h108: begin
                 // 0x420 evicted_in_breach (low word): clear
-                evicted_in_breach_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h109: begin
                 // 0x424 evicted_in_breach (high word): clear
-                evicted_in_breach_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h10a: begin
                 // 0x428 events (low word): clear
-                events_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h10b: begin
                 // 0x42c events (high word): clear
-                events_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h10c: begin
                 // 0x430 events_lost (low word): clear
-                events_lost_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h10d: begin
                 // 0x434 events_lost (high word): clear
-                events_lost_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h10e: begin
                 // 0x438 records_lost (low word): clear
-                records_lost_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h10f: begin
                 // 0x43c records_lost (high word): clear
-                records_lost_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h110: begin
                 // 0x440 not_ipv4 (low word): clear
-                not_ipv4_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h111: begin
                 // 0x444 not_ipv4 (high word): clear
-                not_ipv4_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h112: begin
                 // 0x448 no_stamp (low word): clear
-                no_stamp_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h113: begin
                 // 0x44c no_stamp (high word): clear
-                no_stamp_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h114: begin
                 // 0x450 messages (low word): clear
-                messages_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h115: begin
                 // 0x454 messages (high word): clear
-                messages_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h116: begin
                 // 0x458 templates (low word): clear
-                templates_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h117: begin
                 // 0x45c templates (high word): clear
-                templates_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h118: begin
                 // 0x460 records_exported (low word): clear
-                records_exported_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h119: begin
                 // 0x464 records_exported (high word): clear
-                records_exported_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             default: begin
                 // unmapped or read-only
@@ -2567,22 +1503,7 @@ always @(posedge clk) begin
         aw_valid_reg <= 1'b0;
         w_valid_reg <= 1'b0;
         s_axil_bvalid_reg <= 1'b0;
-        command_clear_reg <= 1'b0;
-        command_lookup_reg <= 1'b0;
-        command_send_template_reg <= 1'b0;
-        monitored_clear_reg <= 1'b0;
-        unmatched_clear_reg <= 1'b0;
-        table_full_clear_reg <= 1'b0;
-        evicted_clear_reg <= 1'b0;
-        evicted_in_breach_clear_reg <= 1'b0;
-        events_clear_reg <= 1'b0;
-        events_lost_clear_reg <= 1'b0;
-        records_lost_clear_reg <= 1'b0;
-        not_ipv4_clear_reg <= 1'b0;
-        no_stamp_clear_reg <= 1'b0;
-        messages_clear_reg <= 1'b0;
-        templates_clear_reg <= 1'b0;
-        records_exported_clear_reg <= 1'b0;
+        pulses_reg <= 16'd0;
         control_monitor_enable_reg <= 1'b0;
         control_export_enable_reg <= 1'b0;
         control_export_ports_reg <= 8'h00;
@@ -2605,246 +1526,8 @@ always @(posedge clk) begin
         lookup_ports_sport_reg <= 16'h0000;
         lookup_ports_dport_reg <= 16'h0000;
         lookup_protocol_reg <= 8'h00;
-        rule_src_ip_0_reg <= 32'h00000000;
-        rule_src_ip_1_reg <= 32'h00000000;
-        rule_src_ip_2_reg <= 32'h00000000;
-        rule_src_ip_3_reg <= 32'h00000000;
-        rule_src_ip_4_reg <= 32'h00000000;
-        rule_src_ip_5_reg <= 32'h00000000;
-        rule_src_ip_6_reg <= 32'h00000000;
-        rule_src_ip_7_reg <= 32'h00000000;
-        rule_src_ip_8_reg <= 32'h00000000;
-        rule_src_ip_9_reg <= 32'h00000000;
-        rule_src_ip_10_reg <= 32'h00000000;
-        rule_src_ip_11_reg <= 32'h00000000;
-        rule_src_ip_12_reg <= 32'h00000000;
-        rule_src_ip_13_reg <= 32'h00000000;
-        rule_src_ip_14_reg <= 32'h00000000;
-        rule_src_ip_15_reg <= 32'h00000000;
-        rule_dst_ip_0_reg <= 32'h00000000;
-        rule_dst_ip_1_reg <= 32'h00000000;
-        rule_dst_ip_2_reg <= 32'h00000000;
-        rule_dst_ip_3_reg <= 32'h00000000;
-        rule_dst_ip_4_reg <= 32'h00000000;
-        rule_dst_ip_5_reg <= 32'h00000000;
-        rule_dst_ip_6_reg <= 32'h00000000;
-        rule_dst_ip_7_reg <= 32'h00000000;
-        rule_dst_ip_8_reg <= 32'h00000000;
-        rule_dst_ip_9_reg <= 32'h00000000;
-        rule_dst_ip_10_reg <= 32'h00000000;
-        rule_dst_ip_11_reg <= 32'h00000000;
-        rule_dst_ip_12_reg <= 32'h00000000;
-        rule_dst_ip_13_reg <= 32'h00000000;
-        rule_dst_ip_14_reg <= 32'h00000000;
-        rule_dst_ip_15_reg <= 32'h00000000;
-        rule_ports_0_sport_reg <= 16'h0000;
-        rule_ports_0_dport_reg <= 16'h0000;
-        rule_ports_1_sport_reg <= 16'h0000;
-        rule_ports_1_dport_reg <= 16'h0000;
-        rule_ports_2_sport_reg <= 16'h0000;
-        rule_ports_2_dport_reg <= 16'h0000;
-        rule_ports_3_sport_reg <= 16'h0000;
-        rule_ports_3_dport_reg <= 16'h0000;
-        rule_ports_4_sport_reg <= 16'h0000;
-        rule_ports_4_dport_reg <= 16'h0000;
-        rule_ports_5_sport_reg <= 16'h0000;
-        rule_ports_5_dport_reg <= 16'h0000;
-        rule_ports_6_sport_reg <= 16'h0000;
-        rule_ports_6_dport_reg <= 16'h0000;
-        rule_ports_7_sport_reg <= 16'h0000;
-        rule_ports_7_dport_reg <= 16'h0000;
-        rule_ports_8_sport_reg <= 16'h0000;
-        rule_ports_8_dport_reg <= 16'h0000;
-        rule_ports_9_sport_reg <= 16'h0000;
-        rule_ports_9_dport_reg <= 16'h0000;
-        rule_ports_10_sport_reg <= 16'h0000;
-        rule_ports_10_dport_reg <= 16'h0000;
-        rule_ports_11_sport_reg <= 16'h0000;
-        rule_ports_11_dport_reg <= 16'h0000;
-        rule_ports_12_sport_reg <= 16'h0000;
-        rule_ports_12_dport_reg <= 16'h0000;
-        rule_ports_13_sport_reg <= 16'h0000;
-        rule_ports_13_dport_reg <= 16'h0000;
-        rule_ports_14_sport_reg <= 16'h0000;
-        rule_ports_14_dport_reg <= 16'h0000;
-        rule_ports_15_sport_reg <= 16'h0000;
-        rule_ports_15_dport_reg <= 16'h0000;
-        rule_control_0_src_length_reg <= 6'h00;
-        rule_control_0_dst_length_reg <= 6'h00;
-        rule_control_0_protocol_reg <= 8'h00;
-        rule_control_0_protocol_any_reg <= 1'b0;
-        rule_control_0_sport_any_reg <= 1'b0;
-        rule_control_0_dport_any_reg <= 1'b0;
-        rule_control_0_egress_ports_reg <= 4'h0;
-        rule_control_0_profile_reg <= 3'h0;
-        rule_control_0_valid_reg <= 1'b0;
-        rule_control_1_src_length_reg <= 6'h00;
-        rule_control_1_dst_length_reg <= 6'h00;
-        rule_control_1_protocol_reg <= 8'h00;
-        rule_control_1_protocol_any_reg <= 1'b0;
-        rule_control_1_sport_any_reg <= 1'b0;
-        rule_control_1_dport_any_reg <= 1'b0;
-        rule_control_1_egress_ports_reg <= 4'h0;
-        rule_control_1_profile_reg <= 3'h0;
-        rule_control_1_valid_reg <= 1'b0;
-        rule_control_2_src_length_reg <= 6'h00;
-        rule_control_2_dst_length_reg <= 6'h00;
-        rule_control_2_protocol_reg <= 8'h00;
-        rule_control_2_protocol_any_reg <= 1'b0;
-        rule_control_2_sport_any_reg <= 1'b0;
-        rule_control_2_dport_any_reg <= 1'b0;
-        rule_control_2_egress_ports_reg <= 4'h0;
-        rule_control_2_profile_reg <= 3'h0;
-        rule_control_2_valid_reg <= 1'b0;
-        rule_control_3_src_length_reg <= 6'h00;
-        rule_control_3_dst_length_reg <= 6'h00;
-        rule_control_3_protocol_reg <= 8'h00;
-        rule_control_3_protocol_any_reg <= 1'b0;
-        rule_control_3_sport_any_reg <= 1'b0;
-        rule_control_3_dport_any_reg <= 1'b0;
-        rule_control_3_egress_ports_reg <= 4'h0;
-        rule_control_3_profile_reg <= 3'h0;
-        rule_control_3_valid_reg <= 1'b0;
-        rule_control_4_src_length_reg <= 6'h00;
-        rule_control_4_dst_length_reg <= 6'h00;
-        rule_control_4_protocol_reg <= 8'h00;
-        rule_control_4_protocol_any_reg <= 1'b0;
-        rule_control_4_sport_any_reg <= 1'b0;
-        rule_control_4_dport_any_reg <= 1'b0;
-        rule_control_4_egress_ports_reg <= 4'h0;
-        rule_control_4_profile_reg <= 3'h0;
-        rule_control_4_valid_reg <= 1'b0;
-        rule_control_5_src_length_reg <= 6'h00;
-        rule_control_5_dst_length_reg <= 6'h00;
-        rule_control_5_protocol_reg <= 8'h00;
-        rule_control_5_protocol_any_reg <= 1'b0;
-        rule_control_5_sport_any_reg <= 1'b0;
-        rule_control_5_dport_any_reg <= 1'b0;
-        rule_control_5_egress_ports_reg <= 4'h0;
-        rule_control_5_profile_reg <= 3'h0;
-        rule_control_5_valid_reg <= 1'b0;
-        rule_control_6_src_length_reg <= 6'h00;
-        rule_control_6_dst_length_reg <= 6'h00;
-        rule_control_6_protocol_reg <= 8'h00;
-        rule_control_6_protocol_any_reg <= 1'b0;
-        rule_control_6_sport_any_reg <= 1'b0;
-        rule_control_6_dport_any_reg <= 1'b0;
-        rule_control_6_egress_ports_reg <= 4'h0;
-        rule_control_6_profile_reg <= 3'h0;
-        rule_control_6_valid_reg <= 1'b0;
-        rule_control_7_src_length_reg <= 6'h00;
-        rule_control_7_dst_length_reg <= 6'h00;
-        rule_control_7_protocol_reg <= 8'h00;
-        rule_control_7_protocol_any_reg <= 1'b0;
-        rule_control_7_sport_any_reg <= 1'b0;
-        rule_control_7_dport_any_reg <= 1'b0;
-        rule_control_7_egress_ports_reg <= 4'h0;
-        rule_control_7_profile_reg <= 3'h0;
-        rule_control_7_valid_reg <= 1'b0;
-        rule_control_8_src_length_reg <= 6'h00;
-        rule_control_8_dst_length_reg <= 6'h00;
-        rule_control_8_protocol_reg <= 8'h00;
-        rule_control_8_protocol_any_reg <= 1'b0;
-        rule_control_8_sport_any_reg <= 1'b0;
-        rule_control_8_dport_any_reg <= 1'b0;
-        rule_control_8_egress_ports_reg <= 4'h0;
-        rule_control_8_profile_reg <= 3'h0;
-        rule_control_8_valid_reg <= 1'b0;
-        rule_control_9_src_length_reg <= 6'h00;
-        rule_control_9_dst_length_reg <= 6'h00;
-        rule_control_9_protocol_reg <= 8'h00;
-        rule_control_9_protocol_any_reg <= 1'b0;
-        rule_control_9_sport_any_reg <= 1'b0;
-        rule_control_9_dport_any_reg <= 1'b0;
-        rule_control_9_egress_ports_reg <= 4'h0;
-        rule_control_9_profile_reg <= 3'h0;
-        rule_control_9_valid_reg <= 1'b0;
-        rule_control_10_src_length_reg <= 6'h00;
-        rule_control_10_dst_length_reg <= 6'h00;
-        rule_control_10_protocol_reg <= 8'h00;
-        rule_control_10_protocol_any_reg <= 1'b0;
-        rule_control_10_sport_any_reg <= 1'b0;
-        rule_control_10_dport_any_reg <= 1'b0;
-        rule_control_10_egress_ports_reg <= 4'h0;
-        rule_control_10_profile_reg <= 3'h0;
-        rule_control_10_valid_reg <= 1'b0;
-        rule_control_11_src_length_reg <= 6'h00;
-        rule_control_11_dst_length_reg <= 6'h00;
-        rule_control_11_protocol_reg <= 8'h00;
-        rule_control_11_protocol_any_reg <= 1'b0;
-        rule_control_11_sport_any_reg <= 1'b0;
-        rule_control_11_dport_any_reg <= 1'b0;
-        rule_control_11_egress_ports_reg <= 4'h0;
-        rule_control_11_profile_reg <= 3'h0;
-        rule_control_11_valid_reg <= 1'b0;
-        rule_control_12_src_length_reg <= 6'h00;
-        rule_control_12_dst_length_reg <= 6'h00;
-        rule_control_12_protocol_reg <= 8'h00;
-        rule_control_12_protocol_any_reg <= 1'b0;
-        rule_control_12_sport_any_reg <= 1'b0;
-        rule_control_12_dport_any_reg <= 1'b0;
-        rule_control_12_egress_ports_reg <= 4'h0;
-        rule_control_12_profile_reg <= 3'h0;
-        rule_control_12_valid_reg <= 1'b0;
-        rule_control_13_src_length_reg <= 6'h00;
-        rule_control_13_dst_length_reg <= 6'h00;
-        rule_control_13_protocol_reg <= 8'h00;
-        rule_control_13_protocol_any_reg <= 1'b0;
-        rule_control_13_sport_any_reg <= 1'b0;
-        rule_control_13_dport_any_reg <= 1'b0;
-        rule_control_13_egress_ports_reg <= 4'h0;
-        rule_control_13_profile_reg <= 3'h0;
-        rule_control_13_valid_reg <= 1'b0;
-        rule_control_14_src_length_reg <= 6'h00;
-        rule_control_14_dst_length_reg <= 6'h00;
-        rule_control_14_protocol_reg <= 8'h00;
-        rule_control_14_protocol_any_reg <= 1'b0;
-        rule_control_14_sport_any_reg <= 1'b0;
-        rule_control_14_dport_any_reg <= 1'b0;
-        rule_control_14_egress_ports_reg <= 4'h0;
-        rule_control_14_profile_reg <= 3'h0;
-        rule_control_14_valid_reg <= 1'b0;
-        rule_control_15_src_length_reg <= 6'h00;
-        rule_control_15_dst_length_reg <= 6'h00;
-        rule_control_15_protocol_reg <= 8'h00;
-        rule_control_15_protocol_any_reg <= 1'b0;
-        rule_control_15_sport_any_reg <= 1'b0;
-        rule_control_15_dport_any_reg <= 1'b0;
-        rule_control_15_egress_ports_reg <= 4'h0;
-        rule_control_15_profile_reg <= 3'h0;
-        rule_control_15_valid_reg <= 1'b0;
-        profile_high_0_reg <= 32'h00000000;
-        profile_high_1_reg <= 32'h00000000;
-        profile_high_2_reg <= 32'h00000000;
-        profile_high_3_reg <= 32'h00000000;
-        profile_high_4_reg <= 32'h00000000;
-        profile_high_5_reg <= 32'h00000000;
-        profile_high_6_reg <= 32'h00000000;
-        profile_high_7_reg <= 32'h00000000;
-        profile_low_0_reg <= 32'h00000000;
-        profile_low_1_reg <= 32'h00000000;
-        profile_low_2_reg <= 32'h00000000;
-        profile_low_3_reg <= 32'h00000000;
-        profile_low_4_reg <= 32'h00000000;
-        profile_low_5_reg <= 32'h00000000;
-        profile_low_6_reg <= 32'h00000000;
-        profile_low_7_reg <= 32'h00000000;
-        profile_min_interval_us_0_reg <= 32'h00000000;
-        profile_min_interval_us_1_reg <= 32'h00000000;
-        profile_min_interval_us_2_reg <= 32'h00000000;
-        profile_min_interval_us_3_reg <= 32'h00000000;
-        profile_min_interval_us_4_reg <= 32'h00000000;
-        profile_min_interval_us_5_reg <= 32'h00000000;
-        profile_min_interval_us_6_reg <= 32'h00000000;
-        profile_min_interval_us_7_reg <= 32'h00000000;
-        profile_control_0_stateful_reg <= 1'b0;
-        profile_control_1_stateful_reg <= 1'b0;
-        profile_control_2_stateful_reg <= 1'b0;
-        profile_control_3_stateful_reg <= 1'b0;
-        profile_control_4_stateful_reg <= 1'b0;
-        profile_control_5_stateful_reg <= 1'b0;
-        profile_control_6_stateful_reg <= 1'b0;
-        profile_control_7_stateful_reg <= 1'b0;
+        rules_reg <= 2048'd0;
+        profiles_reg <= 1024'd0;
     end
 end
 
@@ -2975,387 +1658,387 @@ always @(posedge clk) begin
             end
             10'h040: begin
                 // 0x100 rule_src_ip_0
-                s_axil_rdata_reg <= rule_src_ip_0_reg;
+                s_axil_rdata_reg <= rules_reg[31:0];
             end
             10'h041: begin
                 // 0x104 rule_src_ip_1
-                s_axil_rdata_reg <= rule_src_ip_1_reg;
+                s_axil_rdata_reg <= rules_reg[159:128];
             end
             10'h042: begin
                 // 0x108 rule_src_ip_2
-                s_axil_rdata_reg <= rule_src_ip_2_reg;
+                s_axil_rdata_reg <= rules_reg[287:256];
             end
             10'h043: begin
                 // 0x10c rule_src_ip_3
-                s_axil_rdata_reg <= rule_src_ip_3_reg;
+                s_axil_rdata_reg <= rules_reg[415:384];
             end
             10'h044: begin
                 // 0x110 rule_src_ip_4
-                s_axil_rdata_reg <= rule_src_ip_4_reg;
+                s_axil_rdata_reg <= rules_reg[543:512];
             end
             10'h045: begin
                 // 0x114 rule_src_ip_5
-                s_axil_rdata_reg <= rule_src_ip_5_reg;
+                s_axil_rdata_reg <= rules_reg[671:640];
             end
             10'h046: begin
                 // 0x118 rule_src_ip_6
-                s_axil_rdata_reg <= rule_src_ip_6_reg;
+                s_axil_rdata_reg <= rules_reg[799:768];
             end
             10'h047: begin
                 // 0x11c rule_src_ip_7
-                s_axil_rdata_reg <= rule_src_ip_7_reg;
+                s_axil_rdata_reg <= rules_reg[927:896];
             end
             10'h048: begin
                 // 0x120 rule_src_ip_8
-                s_axil_rdata_reg <= rule_src_ip_8_reg;
+                s_axil_rdata_reg <= rules_reg[1055:1024];
             end
             10'h049: begin
                 // 0x124 rule_src_ip_9
-                s_axil_rdata_reg <= rule_src_ip_9_reg;
+                s_axil_rdata_reg <= rules_reg[1183:1152];
             end
             10'h04a: begin
                 // 0x128 rule_src_ip_10
-                s_axil_rdata_reg <= rule_src_ip_10_reg;
+                s_axil_rdata_reg <= rules_reg[1311:1280];
             end
             10'h04b: begin
                 // 0x12c rule_src_ip_11
-                s_axil_rdata_reg <= rule_src_ip_11_reg;
+                s_axil_rdata_reg <= rules_reg[1439:1408];
             end
             10'h04c: begin
                 // 0x130 rule_src_ip_12
-                s_axil_rdata_reg <= rule_src_ip_12_reg;
+                s_axil_rdata_reg <= rules_reg[1567:1536];
             end
             10'h04d: begin
                 // 0x134 rule_src_ip_13
-                s_axil_rdata_reg <= rule_src_ip_13_reg;
+                s_axil_rdata_reg <= rules_reg[1695:1664];
             end
             10'h04e: begin
                 // 0x138 rule_src_ip_14
-                s_axil_rdata_reg <= rule_src_ip_14_reg;
+                s_axil_rdata_reg <= rules_reg[1823:1792];
             end
             10'h04f: begin
                 // 0x13c rule_src_ip_15
-                s_axil_rdata_reg <= rule_src_ip_15_reg;
+                s_axil_rdata_reg <= rules_reg[1951:1920];
             end
             10'h050: begin
                 // 0x140 rule_dst_ip_0
-                s_axil_rdata_reg <= rule_dst_ip_0_reg;
+                s_axil_rdata_reg <= rules_reg[63:32];
             end
             10'h051: begin
                 // 0x144 rule_dst_ip_1
-                s_axil_rdata_reg <= rule_dst_ip_1_reg;
+                s_axil_rdata_reg <= rules_reg[191:160];
             end
             10'h052: begin
                 // 0x148 rule_dst_ip_2
-                s_axil_rdata_reg <= rule_dst_ip_2_reg;
+                s_axil_rdata_reg <= rules_reg[319:288];
             end
             10'h053: begin
                 // 0x14c rule_dst_ip_3
-                s_axil_rdata_reg <= rule_dst_ip_3_reg;
+                s_axil_rdata_reg <= rules_reg[447:416];
             end
             10'h054: begin
                 // 0x150 rule_dst_ip_4
-                s_axil_rdata_reg <= rule_dst_ip_4_reg;
+                s_axil_rdata_reg <= rules_reg[575:544];
             end
             10'h055: begin
                 // 0x154 rule_dst_ip_5
-                s_axil_rdata_reg <= rule_dst_ip_5_reg;
+                s_axil_rdata_reg <= rules_reg[703:672];
             end
             10'h056: begin
                 // 0x158 rule_dst_ip_6
-                s_axil_rdata_reg <= rule_dst_ip_6_reg;
+                s_axil_rdata_reg <= rules_reg[831:800];
             end
             10'h057: begin
                 // 0x15c rule_dst_ip_7
-                s_axil_rdata_reg <= rule_dst_ip_7_reg;
+                s_axil_rdata_reg <= rules_reg[959:928];
             end
             10'h058: begin
                 // 0x160 rule_dst_ip_8
-                s_axil_rdata_reg <= rule_dst_ip_8_reg;
+                s_axil_rdata_reg <= rules_reg[1087:1056];
             end
             10'h059: begin
                 // 0x164 rule_dst_ip_9
-                s_axil_rdata_reg <= rule_dst_ip_9_reg;
+                s_axil_rdata_reg <= rules_reg[1215:1184];
             end
             10'h05a: begin
                 // 0x168 rule_dst_ip_10
-                s_axil_rdata_reg <= rule_dst_ip_10_reg;
+                s_axil_rdata_reg <= rules_reg[1343:1312];
             end
             10'h05b: begin
                 // 0x16c rule_dst_ip_11
-                s_axil_rdata_reg <= rule_dst_ip_11_reg;
+                s_axil_rdata_reg <= rules_reg[1471:1440];
             end
             10'h05c: begin
                 // 0x170 rule_dst_ip_12
-                s_axil_rdata_reg <= rule_dst_ip_12_reg;
+                s_axil_rdata_reg <= rules_reg[1599:1568];
             end
             10'h05d: begin
                 // 0x174 rule_dst_ip_13
-                s_axil_rdata_reg <= rule_dst_ip_13_reg;
+                s_axil_rdata_reg <= rules_reg[1727:1696];
             end
             10'h05e: begin
                 // 0x178 rule_dst_ip_14
-                s_axil_rdata_reg <= rule_dst_ip_14_reg;
+                s_axil_rdata_reg <= rules_reg[1855:1824];
             end
             10'h05f: begin
                 // 0x17c rule_dst_ip_15
-                s_axil_rdata_reg <= rule_dst_ip_15_reg;
+                s_axil_rdata_reg <= rules_reg[1983:1952];
             end
             10'h060: begin
                 // 0x180 rule_ports_0
-                s_axil_rdata_reg <= {rule_ports_0_dport_reg, rule_ports_0_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[95:80], rules_reg[79:64]};
             end
             10'h061: begin
                 // 0x184 rule_ports_1
-                s_axil_rdata_reg <= {rule_ports_1_dport_reg, rule_ports_1_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[223:208], rules_reg[207:192]};
             end
             10'h062: begin
                 // 0x188 rule_ports_2
-                s_axil_rdata_reg <= {rule_ports_2_dport_reg, rule_ports_2_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[351:336], rules_reg[335:320]};
             end
             10'h063: begin
                 // 0x18c rule_ports_3
-                s_axil_rdata_reg <= {rule_ports_3_dport_reg, rule_ports_3_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[479:464], rules_reg[463:448]};
             end
             10'h064: begin
                 // 0x190 rule_ports_4
-                s_axil_rdata_reg <= {rule_ports_4_dport_reg, rule_ports_4_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[607:592], rules_reg[591:576]};
             end
             10'h065: begin
                 // 0x194 rule_ports_5
-                s_axil_rdata_reg <= {rule_ports_5_dport_reg, rule_ports_5_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[735:720], rules_reg[719:704]};
             end
             10'h066: begin
                 // 0x198 rule_ports_6
-                s_axil_rdata_reg <= {rule_ports_6_dport_reg, rule_ports_6_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[863:848], rules_reg[847:832]};
             end
             10'h067: begin
                 // 0x19c rule_ports_7
-                s_axil_rdata_reg <= {rule_ports_7_dport_reg, rule_ports_7_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[991:976], rules_reg[975:960]};
             end
             10'h068: begin
                 // 0x1a0 rule_ports_8
-                s_axil_rdata_reg <= {rule_ports_8_dport_reg, rule_ports_8_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1119:1104], rules_reg[1103:1088]};
             end
             10'h069: begin
                 // 0x1a4 rule_ports_9
-                s_axil_rdata_reg <= {rule_ports_9_dport_reg, rule_ports_9_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1247:1232], rules_reg[1231:1216]};
             end
             10'h06a: begin
                 // 0x1a8 rule_ports_10
-                s_axil_rdata_reg <= {rule_ports_10_dport_reg, rule_ports_10_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1375:1360], rules_reg[1359:1344]};
             end
             10'h06b: begin
                 // 0x1ac rule_ports_11
-                s_axil_rdata_reg <= {rule_ports_11_dport_reg, rule_ports_11_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1503:1488], rules_reg[1487:1472]};
             end
             10'h06c: begin
                 // 0x1b0 rule_ports_12
-                s_axil_rdata_reg <= {rule_ports_12_dport_reg, rule_ports_12_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1631:1616], rules_reg[1615:1600]};
             end
             10'h06d: begin
                 // 0x1b4 rule_ports_13
-                s_axil_rdata_reg <= {rule_ports_13_dport_reg, rule_ports_13_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1759:1744], rules_reg[1743:1728]};
             end
             10'h06e: begin
                 // 0x1b8 rule_ports_14
-                s_axil_rdata_reg <= {rule_ports_14_dport_reg, rule_ports_14_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[1887:1872], rules_reg[1871:1856]};
             end
             10'h06f: begin
                 // 0x1bc rule_ports_15
-                s_axil_rdata_reg <= {rule_ports_15_dport_reg, rule_ports_15_sport_reg};
+                s_axil_rdata_reg <= {rules_reg[2015:2000], rules_reg[1999:1984]};
             end
             10'h070: begin
                 // 0x1c0 rule_control_0
-                s_axil_rdata_reg <= {rule_control_0_valid_reg, rule_control_0_profile_reg, rule_control_0_egress_ports_reg, 1'd0, rule_control_0_dport_any_reg, rule_control_0_sport_any_reg, rule_control_0_protocol_any_reg, rule_control_0_protocol_reg, rule_control_0_dst_length_reg, rule_control_0_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[127], rules_reg[126:124], rules_reg[123:120], 1'd0, rules_reg[118], rules_reg[117], rules_reg[116], rules_reg[115:108], rules_reg[107:102], rules_reg[101:96]};
             end
             10'h071: begin
                 // 0x1c4 rule_control_1
-                s_axil_rdata_reg <= {rule_control_1_valid_reg, rule_control_1_profile_reg, rule_control_1_egress_ports_reg, 1'd0, rule_control_1_dport_any_reg, rule_control_1_sport_any_reg, rule_control_1_protocol_any_reg, rule_control_1_protocol_reg, rule_control_1_dst_length_reg, rule_control_1_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[255], rules_reg[254:252], rules_reg[251:248], 1'd0, rules_reg[246], rules_reg[245], rules_reg[244], rules_reg[243:236], rules_reg[235:230], rules_reg[229:224]};
             end
             10'h072: begin
                 // 0x1c8 rule_control_2
-                s_axil_rdata_reg <= {rule_control_2_valid_reg, rule_control_2_profile_reg, rule_control_2_egress_ports_reg, 1'd0, rule_control_2_dport_any_reg, rule_control_2_sport_any_reg, rule_control_2_protocol_any_reg, rule_control_2_protocol_reg, rule_control_2_dst_length_reg, rule_control_2_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[383], rules_reg[382:380], rules_reg[379:376], 1'd0, rules_reg[374], rules_reg[373], rules_reg[372], rules_reg[371:364], rules_reg[363:358], rules_reg[357:352]};
             end
             10'h073: begin
                 // 0x1cc rule_control_3
-                s_axil_rdata_reg <= {rule_control_3_valid_reg, rule_control_3_profile_reg, rule_control_3_egress_ports_reg, 1'd0, rule_control_3_dport_any_reg, rule_control_3_sport_any_reg, rule_control_3_protocol_any_reg, rule_control_3_protocol_reg, rule_control_3_dst_length_reg, rule_control_3_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[511], rules_reg[510:508], rules_reg[507:504], 1'd0, rules_reg[502], rules_reg[501], rules_reg[500], rules_reg[499:492], rules_reg[491:486], rules_reg[485:480]};
             end
             10'h074: begin
                 // 0x1d0 rule_control_4
-                s_axil_rdata_reg <= {rule_control_4_valid_reg, rule_control_4_profile_reg, rule_control_4_egress_ports_reg, 1'd0, rule_control_4_dport_any_reg, rule_control_4_sport_any_reg, rule_control_4_protocol_any_reg, rule_control_4_protocol_reg, rule_control_4_dst_length_reg, rule_control_4_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[639], rules_reg[638:636], rules_reg[635:632], 1'd0, rules_reg[630], rules_reg[629], rules_reg[628], rules_reg[627:620], rules_reg[619:614], rules_reg[613:608]};
             end
             10'h075: begin
                 // 0x1d4 rule_control_5
-                s_axil_rdata_reg <= {rule_control_5_valid_reg, rule_control_5_profile_reg, rule_control_5_egress_ports_reg, 1'd0, rule_control_5_dport_any_reg, rule_control_5_sport_any_reg, rule_control_5_protocol_any_reg, rule_control_5_protocol_reg, rule_control_5_dst_length_reg, rule_control_5_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[767], rules_reg[766:764], rules_reg[763:760], 1'd0, rules_reg[758], rules_reg[757], rules_reg[756], rules_reg[755:748], rules_reg[747:742], rules_reg[741:736]};
             end
             10'h076: begin
                 // 0x1d8 rule_control_6
-                s_axil_rdata_reg <= {rule_control_6_valid_reg, rule_control_6_profile_reg, rule_control_6_egress_ports_reg, 1'd0, rule_control_6_dport_any_reg, rule_control_6_sport_any_reg, rule_control_6_protocol_any_reg, rule_control_6_protocol_reg, rule_control_6_dst_length_reg, rule_control_6_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[895], rules_reg[894:892], rules_reg[891:888], 1'd0, rules_reg[886], rules_reg[885], rules_reg[884], rules_reg[883:876], rules_reg[875:870], rules_reg[869:864]};
             end
             10'h077: begin
                 // 0x1dc rule_control_7
-                s_axil_rdata_reg <= {rule_control_7_valid_reg, rule_control_7_profile_reg, rule_control_7_egress_ports_reg, 1'd0, rule_control_7_dport_any_reg, rule_control_7_sport_any_reg, rule_control_7_protocol_any_reg, rule_control_7_protocol_reg, rule_control_7_dst_length_reg, rule_control_7_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1023], rules_reg[1022:1020], rules_reg[1019:1016], 1'd0, rules_reg[1014], rules_reg[1013], rules_reg[1012], rules_reg[1011:1004], rules_reg[1003:998], rules_reg[997:992]};
             end
             10'h078: begin
                 // 0x1e0 rule_control_8
-                s_axil_rdata_reg <= {rule_control_8_valid_reg, rule_control_8_profile_reg, rule_control_8_egress_ports_reg, 1'd0, rule_control_8_dport_any_reg, rule_control_8_sport_any_reg, rule_control_8_protocol_any_reg, rule_control_8_protocol_reg, rule_control_8_dst_length_reg, rule_control_8_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1151], rules_reg[1150:1148], rules_reg[1147:1144], 1'd0, rules_reg[1142], rules_reg[1141], rules_reg[1140], rules_reg[1139:1132], rules_reg[1131:1126], rules_reg[1125:1120]};
             end
             10'h079: begin
                 // 0x1e4 rule_control_9
-                s_axil_rdata_reg <= {rule_control_9_valid_reg, rule_control_9_profile_reg, rule_control_9_egress_ports_reg, 1'd0, rule_control_9_dport_any_reg, rule_control_9_sport_any_reg, rule_control_9_protocol_any_reg, rule_control_9_protocol_reg, rule_control_9_dst_length_reg, rule_control_9_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1279], rules_reg[1278:1276], rules_reg[1275:1272], 1'd0, rules_reg[1270], rules_reg[1269], rules_reg[1268], rules_reg[1267:1260], rules_reg[1259:1254], rules_reg[1253:1248]};
             end
             10'h07a: begin
                 // 0x1e8 rule_control_10
-                s_axil_rdata_reg <= {rule_control_10_valid_reg, rule_control_10_profile_reg, rule_control_10_egress_ports_reg, 1'd0, rule_control_10_dport_any_reg, rule_control_10_sport_any_reg, rule_control_10_protocol_any_reg, rule_control_10_protocol_reg, rule_control_10_dst_length_reg, rule_control_10_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1407], rules_reg[1406:1404], rules_reg[1403:1400], 1'd0, rules_reg[1398], rules_reg[1397], rules_reg[1396], rules_reg[1395:1388], rules_reg[1387:1382], rules_reg[1381:1376]};
             end
             10'h07b: begin
                 // 0x1ec rule_control_11
-                s_axil_rdata_reg <= {rule_control_11_valid_reg, rule_control_11_profile_reg, rule_control_11_egress_ports_reg, 1'd0, rule_control_11_dport_any_reg, rule_control_11_sport_any_reg, rule_control_11_protocol_any_reg, rule_control_11_protocol_reg, rule_control_11_dst_length_reg, rule_control_11_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1535], rules_reg[1534:1532], rules_reg[1531:1528], 1'd0, rules_reg[1526], rules_reg[1525], rules_reg[1524], rules_reg[1523:1516], rules_reg[1515:1510], rules_reg[1509:1504]};
             end
             10'h07c: begin
                 // 0x1f0 rule_control_12
-                s_axil_rdata_reg <= {rule_control_12_valid_reg, rule_control_12_profile_reg, rule_control_12_egress_ports_reg, 1'd0, rule_control_12_dport_any_reg, rule_control_12_sport_any_reg, rule_control_12_protocol_any_reg, rule_control_12_protocol_reg, rule_control_12_dst_length_reg, rule_control_12_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1663], rules_reg[1662:1660], rules_reg[1659:1656], 1'd0, rules_reg[1654], rules_reg[1653], rules_reg[1652], rules_reg[1651:1644], rules_reg[1643:1638], rules_reg[1637:1632]};
             end
             10'h07d: begin
                 // 0x1f4 rule_control_13
-                s_axil_rdata_reg <= {rule_control_13_valid_reg, rule_control_13_profile_reg, rule_control_13_egress_ports_reg, 1'd0, rule_control_13_dport_any_reg, rule_control_13_sport_any_reg, rule_control_13_protocol_any_reg, rule_control_13_protocol_reg, rule_control_13_dst_length_reg, rule_control_13_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1791], rules_reg[1790:1788], rules_reg[1787:1784], 1'd0, rules_reg[1782], rules_reg[1781], rules_reg[1780], rules_reg[1779:1772], rules_reg[1771:1766], rules_reg[1765:1760]};
             end
             10'h07e: begin
                 // 0x1f8 rule_control_14
-                s_axil_rdata_reg <= {rule_control_14_valid_reg, rule_control_14_profile_reg, rule_control_14_egress_ports_reg, 1'd0, rule_control_14_dport_any_reg, rule_control_14_sport_any_reg, rule_control_14_protocol_any_reg, rule_control_14_protocol_reg, rule_control_14_dst_length_reg, rule_control_14_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[1919], rules_reg[1918:1916], rules_reg[1915:1912], 1'd0, rules_reg[1910], rules_reg[1909], rules_reg[1908], rules_reg[1907:1900], rules_reg[1899:1894], rules_reg[1893:1888]};
             end
             10'h07f: begin
                 // 0x1fc rule_control_15
-                s_axil_rdata_reg <= {rule_control_15_valid_reg, rule_control_15_profile_reg, rule_control_15_egress_ports_reg, 1'd0, rule_control_15_dport_any_reg, rule_control_15_sport_any_reg, rule_control_15_protocol_any_reg, rule_control_15_protocol_reg, rule_control_15_dst_length_reg, rule_control_15_src_length_reg};
+                s_axil_rdata_reg <= {rules_reg[2047], rules_reg[2046:2044], rules_reg[2043:2040], 1'd0, rules_reg[2038], rules_reg[2037], rules_reg[2036], rules_reg[2035:2028], rules_reg[2027:2022], rules_reg[2021:2016]};
             end
             10'h080: begin
                 // 0x200 profile_high_0
-                s_axil_rdata_reg <= profile_high_0_reg;
+                s_axil_rdata_reg <= profiles_reg[31:0];
             end
             10'h081: begin
                 // 0x204 profile_high_1
-                s_axil_rdata_reg <= profile_high_1_reg;
+                s_axil_rdata_reg <= profiles_reg[159:128];
             end
             10'h082: begin
                 // 0x208 profile_high_2
-                s_axil_rdata_reg <= profile_high_2_reg;
+                s_axil_rdata_reg <= profiles_reg[287:256];
             end
             10'h083: begin
                 // 0x20c profile_high_3
-                s_axil_rdata_reg <= profile_high_3_reg;
+                s_axil_rdata_reg <= profiles_reg[415:384];
             end
             10'h084: begin
                 // 0x210 profile_high_4
-                s_axil_rdata_reg <= profile_high_4_reg;
+                s_axil_rdata_reg <= profiles_reg[543:512];
             end
             10'h085: begin
                 // 0x214 profile_high_5
-                s_axil_rdata_reg <= profile_high_5_reg;
+                s_axil_rdata_reg <= profiles_reg[671:640];
             end
             10'h086: begin
                 // 0x218 profile_high_6
-                s_axil_rdata_reg <= profile_high_6_reg;
+                s_axil_rdata_reg <= profiles_reg[799:768];
             end
             10'h087: begin
                 // 0x21c profile_high_7
-                s_axil_rdata_reg <= profile_high_7_reg;
+                s_axil_rdata_reg <= profiles_reg[927:896];
             end
             10'h088: begin
                 // 0x220 profile_low_0
-                s_axil_rdata_reg <= profile_low_0_reg;
+                s_axil_rdata_reg <= profiles_reg[63:32];
             end
             10'h089: begin
                 // 0x224 profile_low_1
-                s_axil_rdata_reg <= profile_low_1_reg;
+                s_axil_rdata_reg <= profiles_reg[191:160];
             end
             10'h08a: begin
                 // 0x228 profile_low_2
-                s_axil_rdata_reg <= profile_low_2_reg;
+                s_axil_rdata_reg <= profiles_reg[319:288];
             end
             10'h08b: begin
                 // 0x22c profile_low_3
-                s_axil_rdata_reg <= profile_low_3_reg;
+                s_axil_rdata_reg <= profiles_reg[447:416];
             end
             10'h08c: begin
                 // 0x230 profile_low_4
-                s_axil_rdata_reg <= profile_low_4_reg;
+                s_axil_rdata_reg <= profiles_reg[575:544];
             end
             10'h08d: begin
                 // 0x234 profile_low_5
-                s_axil_rdata_reg <= profile_low_5_reg;
+                s_axil_rdata_reg <= profiles_reg[703:672];
             end
             10'h08e: begin
                 // 0x238 profile_low_6
-                s_axil_rdata_reg <= profile_low_6_reg;
+                s_axil_rdata_reg <= profiles_reg[831:800];
             end
             10'h08f: begin
                 // 0x23c profile_low_7
-                s_axil_rdata_reg <= profile_low_7_reg;
+                s_axil_rdata_reg <= profiles_reg[959:928];
             end
             10'h090: begin
                 // 0x240 profile_min_interval_us_0
-                s_axil_rdata_reg <= profile_min_interval_us_0_reg;
+                s_axil_rdata_reg <= profiles_reg[95:64];
             end
             10'h091: begin
                 // 0x244 profile_min_interval_us_1
-                s_axil_rdata_reg <= profile_min_interval_us_1_reg;
+                s_axil_rdata_reg <= profiles_reg[223:192];
             end
             10'h092: begin
                 // 0x248 profile_min_interval_us_2
-                s_axil_rdata_reg <= profile_min_interval_us_2_reg;
+                s_axil_rdata_reg <= profiles_reg[351:320];
             end
             10'h093: begin
                 // 0x24c profile_min_interval_us_3
-                s_axil_rdata_reg <= profile_min_interval_us_3_reg;
+                s_axil_rdata_reg <= profiles_reg[479:448];
             end
             10'h094: begin
                 // 0x250 profile_min_interval_us_4
-                s_axil_rdata_reg <= profile_min_interval_us_4_reg;
+                s_axil_rdata_reg <= profiles_reg[607:576];
             end
             10'h095: begin
                 // 0x254 profile_min_interval_us_5
-                s_axil_rdata_reg <= profile_min_interval_us_5_reg;
+                s_axil_rdata_reg <= profiles_reg[735:704];
             end
             10'h096: begin
                 // 0x258 profile_min_interval_us_6
-                s_axil_rdata_reg <= profile_min_interval_us_6_reg;
+                s_axil_rdata_reg <= profiles_reg[863:832];
             end
             10'h097: begin
                 // 0x25c profile_min_interval_us_7
-                s_axil_rdata_reg <= profile_min_interval_us_7_reg;
+                s_axil_rdata_reg <= profiles_reg[991:960];
             end
             10'h098: begin
                 // 0x260 profile_control_0
-                s_axil_rdata_reg <= {31'd0, profile_control_0_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[96]};
             end
             10'h099: begin
                 // 0x264 profile_control_1
-                s_axil_rdata_reg <= {31'd0, profile_control_1_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[224]};
             end
             10'h09a: begin
                 // 0x268 profile_control_2
-                s_axil_rdata_reg <= {31'd0, profile_control_2_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[352]};
             end
             10'h09b: begin
                 // 0x26c profile_control_3
-                s_axil_rdata_reg <= {31'd0, profile_control_3_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[480]};
             end
             10'h09c: begin
                 // 0x270 profile_control_4
-                s_axil_rdata_reg <= {31'd0, profile_control_4_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[608]};
             end
             10'h09d: begin
                 // 0x274 profile_control_5
-                s_axil_rdata_reg <= {31'd0, profile_control_5_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[736]};
             end
             10'h09e: begin
                 // 0x278 profile_control_6
-                s_axil_rdata_reg <= {31'd0, profile_control_6_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[864]};
             end
             10'h09f: begin
                 // 0x27c profile_control_7
-                s_axil_rdata_reg <= {31'd0, profile_control_7_stateful_reg};
+                s_axil_rdata_reg <= {31'd0, profiles_reg[992]};
             end
             10'h100: begin
                 // 0x400 monitored (low word, latches high word)

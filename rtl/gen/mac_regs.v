@@ -327,145 +327,101 @@ reg        s_axil_rvalid_reg = 1'b0;
 reg [31:0] s_axil_rdata_reg = 32'd0;
 reg [1:0]  s_axil_rresp_reg = 2'b00;
 
+// pulse outputs, high for one clock after their write
+reg [45:0] pulses_reg = 46'd0;
+
 // registers
 // 0x010 mdio_frame (rw)
 reg [4:0]  mdio_frame_phy_reg = 5'h00;
 reg [4:0]  mdio_frame_register_reg = 5'h00;
 reg [15:0] mdio_frame_data_reg = 16'h0000;
-// 0x014 mdio_command (pulse)
-reg        mdio_command_read_reg = 1'b0;
-reg        mdio_command_write_reg = 1'b0;
 // 0x100 tx_frames_0 (counter)
-reg        tx_frames_0_clear_reg = 1'b0;
 reg [31:0] tx_frames_0_latch_reg = 32'h00000000;
 // 0x108 tx_bytes_0 (counter)
-reg        tx_bytes_0_clear_reg = 1'b0;
 reg [31:0] tx_bytes_0_latch_reg = 32'h00000000;
 // 0x110 tx_underruns_0 (counter)
-reg        tx_underruns_0_clear_reg = 1'b0;
 reg [31:0] tx_underruns_0_latch_reg = 32'h00000000;
 // 0x118 rx_frames_0 (counter)
-reg        rx_frames_0_clear_reg = 1'b0;
 reg [31:0] rx_frames_0_latch_reg = 32'h00000000;
 // 0x120 rx_bytes_0 (counter)
-reg        rx_bytes_0_clear_reg = 1'b0;
 reg [31:0] rx_bytes_0_latch_reg = 32'h00000000;
 // 0x128 rx_fcs_errors_0 (counter)
-reg        rx_fcs_errors_0_clear_reg = 1'b0;
 reg [31:0] rx_fcs_errors_0_latch_reg = 32'h00000000;
 // 0x130 rx_runts_0 (counter)
-reg        rx_runts_0_clear_reg = 1'b0;
 reg [31:0] rx_runts_0_latch_reg = 32'h00000000;
 // 0x138 rx_giants_0 (counter)
-reg        rx_giants_0_clear_reg = 1'b0;
 reg [31:0] rx_giants_0_latch_reg = 32'h00000000;
 // 0x140 rx_preamble_errors_0 (counter)
-reg        rx_preamble_errors_0_clear_reg = 1'b0;
 reg [31:0] rx_preamble_errors_0_latch_reg = 32'h00000000;
 // 0x148 rx_errors_0 (counter)
-reg        rx_errors_0_clear_reg = 1'b0;
 reg [31:0] rx_errors_0_latch_reg = 32'h00000000;
 // 0x150 rx_overflows_0 (counter)
-reg        rx_overflows_0_clear_reg = 1'b0;
 reg [31:0] rx_overflows_0_latch_reg = 32'h00000000;
 // 0x200 tx_frames_1 (counter)
-reg        tx_frames_1_clear_reg = 1'b0;
 reg [31:0] tx_frames_1_latch_reg = 32'h00000000;
 // 0x208 tx_bytes_1 (counter)
-reg        tx_bytes_1_clear_reg = 1'b0;
 reg [31:0] tx_bytes_1_latch_reg = 32'h00000000;
 // 0x210 tx_underruns_1 (counter)
-reg        tx_underruns_1_clear_reg = 1'b0;
 reg [31:0] tx_underruns_1_latch_reg = 32'h00000000;
 // 0x218 rx_frames_1 (counter)
-reg        rx_frames_1_clear_reg = 1'b0;
 reg [31:0] rx_frames_1_latch_reg = 32'h00000000;
 // 0x220 rx_bytes_1 (counter)
-reg        rx_bytes_1_clear_reg = 1'b0;
 reg [31:0] rx_bytes_1_latch_reg = 32'h00000000;
 // 0x228 rx_fcs_errors_1 (counter)
-reg        rx_fcs_errors_1_clear_reg = 1'b0;
 reg [31:0] rx_fcs_errors_1_latch_reg = 32'h00000000;
 // 0x230 rx_runts_1 (counter)
-reg        rx_runts_1_clear_reg = 1'b0;
 reg [31:0] rx_runts_1_latch_reg = 32'h00000000;
 // 0x238 rx_giants_1 (counter)
-reg        rx_giants_1_clear_reg = 1'b0;
 reg [31:0] rx_giants_1_latch_reg = 32'h00000000;
 // 0x240 rx_preamble_errors_1 (counter)
-reg        rx_preamble_errors_1_clear_reg = 1'b0;
 reg [31:0] rx_preamble_errors_1_latch_reg = 32'h00000000;
 // 0x248 rx_errors_1 (counter)
-reg        rx_errors_1_clear_reg = 1'b0;
 reg [31:0] rx_errors_1_latch_reg = 32'h00000000;
 // 0x250 rx_overflows_1 (counter)
-reg        rx_overflows_1_clear_reg = 1'b0;
 reg [31:0] rx_overflows_1_latch_reg = 32'h00000000;
 // 0x300 tx_frames_2 (counter)
-reg        tx_frames_2_clear_reg = 1'b0;
 reg [31:0] tx_frames_2_latch_reg = 32'h00000000;
 // 0x308 tx_bytes_2 (counter)
-reg        tx_bytes_2_clear_reg = 1'b0;
 reg [31:0] tx_bytes_2_latch_reg = 32'h00000000;
 // 0x310 tx_underruns_2 (counter)
-reg        tx_underruns_2_clear_reg = 1'b0;
 reg [31:0] tx_underruns_2_latch_reg = 32'h00000000;
 // 0x318 rx_frames_2 (counter)
-reg        rx_frames_2_clear_reg = 1'b0;
 reg [31:0] rx_frames_2_latch_reg = 32'h00000000;
 // 0x320 rx_bytes_2 (counter)
-reg        rx_bytes_2_clear_reg = 1'b0;
 reg [31:0] rx_bytes_2_latch_reg = 32'h00000000;
 // 0x328 rx_fcs_errors_2 (counter)
-reg        rx_fcs_errors_2_clear_reg = 1'b0;
 reg [31:0] rx_fcs_errors_2_latch_reg = 32'h00000000;
 // 0x330 rx_runts_2 (counter)
-reg        rx_runts_2_clear_reg = 1'b0;
 reg [31:0] rx_runts_2_latch_reg = 32'h00000000;
 // 0x338 rx_giants_2 (counter)
-reg        rx_giants_2_clear_reg = 1'b0;
 reg [31:0] rx_giants_2_latch_reg = 32'h00000000;
 // 0x340 rx_preamble_errors_2 (counter)
-reg        rx_preamble_errors_2_clear_reg = 1'b0;
 reg [31:0] rx_preamble_errors_2_latch_reg = 32'h00000000;
 // 0x348 rx_errors_2 (counter)
-reg        rx_errors_2_clear_reg = 1'b0;
 reg [31:0] rx_errors_2_latch_reg = 32'h00000000;
 // 0x350 rx_overflows_2 (counter)
-reg        rx_overflows_2_clear_reg = 1'b0;
 reg [31:0] rx_overflows_2_latch_reg = 32'h00000000;
 // 0x400 tx_frames_3 (counter)
-reg        tx_frames_3_clear_reg = 1'b0;
 reg [31:0] tx_frames_3_latch_reg = 32'h00000000;
 // 0x408 tx_bytes_3 (counter)
-reg        tx_bytes_3_clear_reg = 1'b0;
 reg [31:0] tx_bytes_3_latch_reg = 32'h00000000;
 // 0x410 tx_underruns_3 (counter)
-reg        tx_underruns_3_clear_reg = 1'b0;
 reg [31:0] tx_underruns_3_latch_reg = 32'h00000000;
 // 0x418 rx_frames_3 (counter)
-reg        rx_frames_3_clear_reg = 1'b0;
 reg [31:0] rx_frames_3_latch_reg = 32'h00000000;
 // 0x420 rx_bytes_3 (counter)
-reg        rx_bytes_3_clear_reg = 1'b0;
 reg [31:0] rx_bytes_3_latch_reg = 32'h00000000;
 // 0x428 rx_fcs_errors_3 (counter)
-reg        rx_fcs_errors_3_clear_reg = 1'b0;
 reg [31:0] rx_fcs_errors_3_latch_reg = 32'h00000000;
 // 0x430 rx_runts_3 (counter)
-reg        rx_runts_3_clear_reg = 1'b0;
 reg [31:0] rx_runts_3_latch_reg = 32'h00000000;
 // 0x438 rx_giants_3 (counter)
-reg        rx_giants_3_clear_reg = 1'b0;
 reg [31:0] rx_giants_3_latch_reg = 32'h00000000;
 // 0x440 rx_preamble_errors_3 (counter)
-reg        rx_preamble_errors_3_clear_reg = 1'b0;
 reg [31:0] rx_preamble_errors_3_latch_reg = 32'h00000000;
 // 0x448 rx_errors_3 (counter)
-reg        rx_errors_3_clear_reg = 1'b0;
 reg [31:0] rx_errors_3_latch_reg = 32'h00000000;
 // 0x450 rx_overflows_3 (counter)
-reg        rx_overflows_3_clear_reg = 1'b0;
 reg [31:0] rx_overflows_3_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
@@ -487,102 +443,57 @@ assign s_axil_rvalid = s_axil_rvalid_reg;
 assign mdio_frame_phy = mdio_frame_phy_reg;
 assign mdio_frame_register = mdio_frame_register_reg;
 assign mdio_frame_data = mdio_frame_data_reg;
-assign mdio_command_read = mdio_command_read_reg;
-assign mdio_command_write = mdio_command_write_reg;
-assign tx_frames_0_clear = tx_frames_0_clear_reg;
-assign tx_bytes_0_clear = tx_bytes_0_clear_reg;
-assign tx_underruns_0_clear = tx_underruns_0_clear_reg;
-assign rx_frames_0_clear = rx_frames_0_clear_reg;
-assign rx_bytes_0_clear = rx_bytes_0_clear_reg;
-assign rx_fcs_errors_0_clear = rx_fcs_errors_0_clear_reg;
-assign rx_runts_0_clear = rx_runts_0_clear_reg;
-assign rx_giants_0_clear = rx_giants_0_clear_reg;
-assign rx_preamble_errors_0_clear = rx_preamble_errors_0_clear_reg;
-assign rx_errors_0_clear = rx_errors_0_clear_reg;
-assign rx_overflows_0_clear = rx_overflows_0_clear_reg;
-assign tx_frames_1_clear = tx_frames_1_clear_reg;
-assign tx_bytes_1_clear = tx_bytes_1_clear_reg;
-assign tx_underruns_1_clear = tx_underruns_1_clear_reg;
-assign rx_frames_1_clear = rx_frames_1_clear_reg;
-assign rx_bytes_1_clear = rx_bytes_1_clear_reg;
-assign rx_fcs_errors_1_clear = rx_fcs_errors_1_clear_reg;
-assign rx_runts_1_clear = rx_runts_1_clear_reg;
-assign rx_giants_1_clear = rx_giants_1_clear_reg;
-assign rx_preamble_errors_1_clear = rx_preamble_errors_1_clear_reg;
-assign rx_errors_1_clear = rx_errors_1_clear_reg;
-assign rx_overflows_1_clear = rx_overflows_1_clear_reg;
-assign tx_frames_2_clear = tx_frames_2_clear_reg;
-assign tx_bytes_2_clear = tx_bytes_2_clear_reg;
-assign tx_underruns_2_clear = tx_underruns_2_clear_reg;
-assign rx_frames_2_clear = rx_frames_2_clear_reg;
-assign rx_bytes_2_clear = rx_bytes_2_clear_reg;
-assign rx_fcs_errors_2_clear = rx_fcs_errors_2_clear_reg;
-assign rx_runts_2_clear = rx_runts_2_clear_reg;
-assign rx_giants_2_clear = rx_giants_2_clear_reg;
-assign rx_preamble_errors_2_clear = rx_preamble_errors_2_clear_reg;
-assign rx_errors_2_clear = rx_errors_2_clear_reg;
-assign rx_overflows_2_clear = rx_overflows_2_clear_reg;
-assign tx_frames_3_clear = tx_frames_3_clear_reg;
-assign tx_bytes_3_clear = tx_bytes_3_clear_reg;
-assign tx_underruns_3_clear = tx_underruns_3_clear_reg;
-assign rx_frames_3_clear = rx_frames_3_clear_reg;
-assign rx_bytes_3_clear = rx_bytes_3_clear_reg;
-assign rx_fcs_errors_3_clear = rx_fcs_errors_3_clear_reg;
-assign rx_runts_3_clear = rx_runts_3_clear_reg;
-assign rx_giants_3_clear = rx_giants_3_clear_reg;
-assign rx_preamble_errors_3_clear = rx_preamble_errors_3_clear_reg;
-assign rx_errors_3_clear = rx_errors_3_clear_reg;
-assign rx_overflows_3_clear = rx_overflows_3_clear_reg;
+assign mdio_command_read = pulses_reg[0];
+assign mdio_command_write = pulses_reg[1];
+assign tx_frames_0_clear = pulses_reg[2];
+assign tx_bytes_0_clear = pulses_reg[3];
+assign tx_underruns_0_clear = pulses_reg[4];
+assign rx_frames_0_clear = pulses_reg[5];
+assign rx_bytes_0_clear = pulses_reg[6];
+assign rx_fcs_errors_0_clear = pulses_reg[7];
+assign rx_runts_0_clear = pulses_reg[8];
+assign rx_giants_0_clear = pulses_reg[9];
+assign rx_preamble_errors_0_clear = pulses_reg[10];
+assign rx_errors_0_clear = pulses_reg[11];
+assign rx_overflows_0_clear = pulses_reg[12];
+assign tx_frames_1_clear = pulses_reg[13];
+assign tx_bytes_1_clear = pulses_reg[14];
+assign tx_underruns_1_clear = pulses_reg[15];
+assign rx_frames_1_clear = pulses_reg[16];
+assign rx_bytes_1_clear = pulses_reg[17];
+assign rx_fcs_errors_1_clear = pulses_reg[18];
+assign rx_runts_1_clear = pulses_reg[19];
+assign rx_giants_1_clear = pulses_reg[20];
+assign rx_preamble_errors_1_clear = pulses_reg[21];
+assign rx_errors_1_clear = pulses_reg[22];
+assign rx_overflows_1_clear = pulses_reg[23];
+assign tx_frames_2_clear = pulses_reg[24];
+assign tx_bytes_2_clear = pulses_reg[25];
+assign tx_underruns_2_clear = pulses_reg[26];
+assign rx_frames_2_clear = pulses_reg[27];
+assign rx_bytes_2_clear = pulses_reg[28];
+assign rx_fcs_errors_2_clear = pulses_reg[29];
+assign rx_runts_2_clear = pulses_reg[30];
+assign rx_giants_2_clear = pulses_reg[31];
+assign rx_preamble_errors_2_clear = pulses_reg[32];
+assign rx_errors_2_clear = pulses_reg[33];
+assign rx_overflows_2_clear = pulses_reg[34];
+assign tx_frames_3_clear = pulses_reg[35];
+assign tx_bytes_3_clear = pulses_reg[36];
+assign tx_underruns_3_clear = pulses_reg[37];
+assign rx_frames_3_clear = pulses_reg[38];
+assign rx_bytes_3_clear = pulses_reg[39];
+assign rx_fcs_errors_3_clear = pulses_reg[40];
+assign rx_runts_3_clear = pulses_reg[41];
+assign rx_giants_3_clear = pulses_reg[42];
+assign rx_preamble_errors_3_clear = pulses_reg[43];
+assign rx_errors_3_clear = pulses_reg[44];
+assign rx_overflows_3_clear = pulses_reg[45];
 
 // write
 always @(posedge clk) begin
     // pulses last one clock
-    mdio_command_read_reg <= 1'b0;
-    mdio_command_write_reg <= 1'b0;
-    tx_frames_0_clear_reg <= 1'b0;
-    tx_bytes_0_clear_reg <= 1'b0;
-    tx_underruns_0_clear_reg <= 1'b0;
-    rx_frames_0_clear_reg <= 1'b0;
-    rx_bytes_0_clear_reg <= 1'b0;
-    rx_fcs_errors_0_clear_reg <= 1'b0;
-    rx_runts_0_clear_reg <= 1'b0;
-    rx_giants_0_clear_reg <= 1'b0;
-    rx_preamble_errors_0_clear_reg <= 1'b0;
-    rx_errors_0_clear_reg <= 1'b0;
-    rx_overflows_0_clear_reg <= 1'b0;
-    tx_frames_1_clear_reg <= 1'b0;
-    tx_bytes_1_clear_reg <= 1'b0;
-    tx_underruns_1_clear_reg <= 1'b0;
-    rx_frames_1_clear_reg <= 1'b0;
-    rx_bytes_1_clear_reg <= 1'b0;
-    rx_fcs_errors_1_clear_reg <= 1'b0;
-    rx_runts_1_clear_reg <= 1'b0;
-    rx_giants_1_clear_reg <= 1'b0;
-    rx_preamble_errors_1_clear_reg <= 1'b0;
-    rx_errors_1_clear_reg <= 1'b0;
-    rx_overflows_1_clear_reg <= 1'b0;
-    tx_frames_2_clear_reg <= 1'b0;
-    tx_bytes_2_clear_reg <= 1'b0;
-    tx_underruns_2_clear_reg <= 1'b0;
-    rx_frames_2_clear_reg <= 1'b0;
-    rx_bytes_2_clear_reg <= 1'b0;
-    rx_fcs_errors_2_clear_reg <= 1'b0;
-    rx_runts_2_clear_reg <= 1'b0;
-    rx_giants_2_clear_reg <= 1'b0;
-    rx_preamble_errors_2_clear_reg <= 1'b0;
-    rx_errors_2_clear_reg <= 1'b0;
-    rx_overflows_2_clear_reg <= 1'b0;
-    tx_frames_3_clear_reg <= 1'b0;
-    tx_bytes_3_clear_reg <= 1'b0;
-    tx_underruns_3_clear_reg <= 1'b0;
-    rx_frames_3_clear_reg <= 1'b0;
-    rx_bytes_3_clear_reg <= 1'b0;
-    rx_fcs_errors_3_clear_reg <= 1'b0;
-    rx_runts_3_clear_reg <= 1'b0;
-    rx_giants_3_clear_reg <= 1'b0;
-    rx_preamble_errors_3_clear_reg <= 1'b0;
-    rx_errors_3_clear_reg <= 1'b0;
-    rx_overflows_3_clear_reg <= 1'b0;
+    pulses_reg <= 46'd0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -615,360 +526,360 @@ always @(posedge clk) begin
             end
             10'h005: begin
                 // 0x014 mdio_command
-                if (w_strb_reg[0] && w_data_reg[0]) mdio_command_read_reg <= 1'b1;
-                if (w_strb_reg[0] && w_data_reg[1]) mdio_command_write_reg <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[0]) pulses_reg[0] <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[1]) pulses_reg[1] <= 1'b1;
             end
             10'h040: begin
                 // 0x100 tx_frames_0 (low word): clear
-                tx_frames_0_clear_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h041: begin
                 // 0x104 tx_frames_0 (high word): clear
-                tx_frames_0_clear_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h042: begin
                 // 0x108 tx_bytes_0 (low word): clear
-                tx_bytes_0_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h043: begin
                 // 0x10c tx_bytes_0 (high word): clear
-                tx_bytes_0_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h044: begin
                 // 0x110 tx_underruns_0 (low word): clear
-                tx_underruns_0_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h045: begin
                 // 0x114 tx_underruns_0 (high word): clear
-                tx_underruns_0_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h046: begin
                 // 0x118 rx_frames_0 (low word): clear
-                rx_frames_0_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h047: begin
                 // 0x11c rx_frames_0 (high word): clear
-                rx_frames_0_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h048: begin
                 // 0x120 rx_bytes_0 (low word): clear
-                rx_bytes_0_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h049: begin
                 // 0x124 rx_bytes_0 (high word): clear
-                rx_bytes_0_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h04a: begin
                 // 0x128 rx_fcs_errors_0 (low word): clear
-                rx_fcs_errors_0_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h04b: begin
                 // 0x12c rx_fcs_errors_0 (high word): clear
-                rx_fcs_errors_0_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h04c: begin
                 // 0x130 rx_runts_0 (low word): clear
-                rx_runts_0_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h04d: begin
                 // 0x134 rx_runts_0 (high word): clear
-                rx_runts_0_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h04e: begin
                 // 0x138 rx_giants_0 (low word): clear
-                rx_giants_0_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h04f: begin
                 // 0x13c rx_giants_0 (high word): clear
-                rx_giants_0_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h050: begin
                 // 0x140 rx_preamble_errors_0 (low word): clear
-                rx_preamble_errors_0_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h051: begin
                 // 0x144 rx_preamble_errors_0 (high word): clear
-                rx_preamble_errors_0_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h052: begin
                 // 0x148 rx_errors_0 (low word): clear
-                rx_errors_0_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h053: begin
                 // 0x14c rx_errors_0 (high word): clear
-                rx_errors_0_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h054: begin
                 // 0x150 rx_overflows_0 (low word): clear
-                rx_overflows_0_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h055: begin
                 // 0x154 rx_overflows_0 (high word): clear
-                rx_overflows_0_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h080: begin
                 // 0x200 tx_frames_1 (low word): clear
-                tx_frames_1_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h081: begin
                 // 0x204 tx_frames_1 (high word): clear
-                tx_frames_1_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h082: begin
                 // 0x208 tx_bytes_1 (low word): clear
-                tx_bytes_1_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h083: begin
                 // 0x20c tx_bytes_1 (high word): clear
-                tx_bytes_1_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h084: begin
                 // 0x210 tx_underruns_1 (low word): clear
-                tx_underruns_1_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h085: begin
                 // 0x214 tx_underruns_1 (high word): clear
-                tx_underruns_1_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h086: begin
                 // 0x218 rx_frames_1 (low word): clear
-                rx_frames_1_clear_reg <= 1'b1;
+                pulses_reg[16] <= 1'b1;
             end
             10'h087: begin
                 // 0x21c rx_frames_1 (high word): clear
-                rx_frames_1_clear_reg <= 1'b1;
+                pulses_reg[16] <= 1'b1;
             end
             10'h088: begin
                 // 0x220 rx_bytes_1 (low word): clear
-                rx_bytes_1_clear_reg <= 1'b1;
+                pulses_reg[17] <= 1'b1;
             end
             10'h089: begin
                 // 0x224 rx_bytes_1 (high word): clear
-                rx_bytes_1_clear_reg <= 1'b1;
+                pulses_reg[17] <= 1'b1;
             end
             10'h08a: begin
                 // 0x228 rx_fcs_errors_1 (low word): clear
-                rx_fcs_errors_1_clear_reg <= 1'b1;
+                pulses_reg[18] <= 1'b1;
             end
             10'h08b: begin
                 // 0x22c rx_fcs_errors_1 (high word): clear
-                rx_fcs_errors_1_clear_reg <= 1'b1;
+                pulses_reg[18] <= 1'b1;
             end
             10'h08c: begin
                 // 0x230 rx_runts_1 (low word): clear
-                rx_runts_1_clear_reg <= 1'b1;
+                pulses_reg[19] <= 1'b1;
             end
             10'h08d: begin
                 // 0x234 rx_runts_1 (high word): clear
-                rx_runts_1_clear_reg <= 1'b1;
+                pulses_reg[19] <= 1'b1;
             end
             10'h08e: begin
                 // 0x238 rx_giants_1 (low word): clear
-                rx_giants_1_clear_reg <= 1'b1;
+                pulses_reg[20] <= 1'b1;
             end
             10'h08f: begin
                 // 0x23c rx_giants_1 (high word): clear
-                rx_giants_1_clear_reg <= 1'b1;
+                pulses_reg[20] <= 1'b1;
             end
             10'h090: begin
                 // 0x240 rx_preamble_errors_1 (low word): clear
-                rx_preamble_errors_1_clear_reg <= 1'b1;
+                pulses_reg[21] <= 1'b1;
             end
             10'h091: begin
                 // 0x244 rx_preamble_errors_1 (high word): clear
-                rx_preamble_errors_1_clear_reg <= 1'b1;
+                pulses_reg[21] <= 1'b1;
             end
             10'h092: begin
                 // 0x248 rx_errors_1 (low word): clear
-                rx_errors_1_clear_reg <= 1'b1;
+                pulses_reg[22] <= 1'b1;
             end
             10'h093: begin
                 // 0x24c rx_errors_1 (high word): clear
-                rx_errors_1_clear_reg <= 1'b1;
+                pulses_reg[22] <= 1'b1;
             end
             10'h094: begin
                 // 0x250 rx_overflows_1 (low word): clear
-                rx_overflows_1_clear_reg <= 1'b1;
+                pulses_reg[23] <= 1'b1;
             end
             10'h095: begin
                 // 0x254 rx_overflows_1 (high word): clear
-                rx_overflows_1_clear_reg <= 1'b1;
+                pulses_reg[23] <= 1'b1;
             end
             10'h0c0: begin
                 // 0x300 tx_frames_2 (low word): clear
-                tx_frames_2_clear_reg <= 1'b1;
+                pulses_reg[24] <= 1'b1;
             end
             10'h0c1: begin
                 // 0x304 tx_frames_2 (high word): clear
-                tx_frames_2_clear_reg <= 1'b1;
+                pulses_reg[24] <= 1'b1;
             end
             10'h0c2: begin
                 // 0x308 tx_bytes_2 (low word): clear
-                tx_bytes_2_clear_reg <= 1'b1;
+                pulses_reg[25] <= 1'b1;
             end
             10'h0c3: begin
                 // 0x30c tx_bytes_2 (high word): clear
-                tx_bytes_2_clear_reg <= 1'b1;
+                pulses_reg[25] <= 1'b1;
             end
             10'h0c4: begin
                 // 0x310 tx_underruns_2 (low word): clear
-                tx_underruns_2_clear_reg <= 1'b1;
+                pulses_reg[26] <= 1'b1;
             end
             10'h0c5: begin
                 // 0x314 tx_underruns_2 (high word): clear
-                tx_underruns_2_clear_reg <= 1'b1;
+                pulses_reg[26] <= 1'b1;
             end
             10'h0c6: begin
                 // 0x318 rx_frames_2 (low word): clear
-                rx_frames_2_clear_reg <= 1'b1;
+                pulses_reg[27] <= 1'b1;
             end
             10'h0c7: begin
                 // 0x31c rx_frames_2 (high word): clear
-                rx_frames_2_clear_reg <= 1'b1;
+                pulses_reg[27] <= 1'b1;
             end
             10'h0c8: begin
                 // 0x320 rx_bytes_2 (low word): clear
-                rx_bytes_2_clear_reg <= 1'b1;
+                pulses_reg[28] <= 1'b1;
             end
             10'h0c9: begin
                 // 0x324 rx_bytes_2 (high word): clear
-                rx_bytes_2_clear_reg <= 1'b1;
+                pulses_reg[28] <= 1'b1;
             end
             10'h0ca: begin
                 // 0x328 rx_fcs_errors_2 (low word): clear
-                rx_fcs_errors_2_clear_reg <= 1'b1;
+                pulses_reg[29] <= 1'b1;
             end
             10'h0cb: begin
                 // 0x32c rx_fcs_errors_2 (high word): clear
-                rx_fcs_errors_2_clear_reg <= 1'b1;
+                pulses_reg[29] <= 1'b1;
             end
             10'h0cc: begin
                 // 0x330 rx_runts_2 (low word): clear
-                rx_runts_2_clear_reg <= 1'b1;
+                pulses_reg[30] <= 1'b1;
             end
             10'h0cd: begin
                 // 0x334 rx_runts_2 (high word): clear
-                rx_runts_2_clear_reg <= 1'b1;
+                pulses_reg[30] <= 1'b1;
             end
             10'h0ce: begin
                 // 0x338 rx_giants_2 (low word): clear
-                rx_giants_2_clear_reg <= 1'b1;
+                pulses_reg[31] <= 1'b1;
             end
             10'h0cf: begin
                 // 0x33c rx_giants_2 (high word): clear
-                rx_giants_2_clear_reg <= 1'b1;
+                pulses_reg[31] <= 1'b1;
             end
             10'h0d0: begin
                 // 0x340 rx_preamble_errors_2 (low word): clear
-                rx_preamble_errors_2_clear_reg <= 1'b1;
+                pulses_reg[32] <= 1'b1;
             end
             10'h0d1: begin
                 // 0x344 rx_preamble_errors_2 (high word): clear
-                rx_preamble_errors_2_clear_reg <= 1'b1;
+                pulses_reg[32] <= 1'b1;
             end
             10'h0d2: begin
                 // 0x348 rx_errors_2 (low word): clear
-                rx_errors_2_clear_reg <= 1'b1;
+                pulses_reg[33] <= 1'b1;
             end
             10'h0d3: begin
                 // 0x34c rx_errors_2 (high word): clear
-                rx_errors_2_clear_reg <= 1'b1;
+                pulses_reg[33] <= 1'b1;
             end
             10'h0d4: begin
                 // 0x350 rx_overflows_2 (low word): clear
-                rx_overflows_2_clear_reg <= 1'b1;
+                pulses_reg[34] <= 1'b1;
             end
             10'h0d5: begin
                 // 0x354 rx_overflows_2 (high word): clear
-                rx_overflows_2_clear_reg <= 1'b1;
+                pulses_reg[34] <= 1'b1;
             end
             10'h100: begin
                 // 0x400 tx_frames_3 (low word): clear
-                tx_frames_3_clear_reg <= 1'b1;
+                pulses_reg[35] <= 1'b1;
             end
             10'h101: begin
                 // 0x404 tx_frames_3 (high word): clear
-                tx_frames_3_clear_reg <= 1'b1;
+                pulses_reg[35] <= 1'b1;
             end
             10'h102: begin
                 // 0x408 tx_bytes_3 (low word): clear
-                tx_bytes_3_clear_reg <= 1'b1;
+                pulses_reg[36] <= 1'b1;
             end
             10'h103: begin
                 // 0x40c tx_bytes_3 (high word): clear
-                tx_bytes_3_clear_reg <= 1'b1;
+                pulses_reg[36] <= 1'b1;
             end
             10'h104: begin
                 // 0x410 tx_underruns_3 (low word): clear
-                tx_underruns_3_clear_reg <= 1'b1;
+                pulses_reg[37] <= 1'b1;
             end
             10'h105: begin
                 // 0x414 tx_underruns_3 (high word): clear
-                tx_underruns_3_clear_reg <= 1'b1;
+                pulses_reg[37] <= 1'b1;
             end
             10'h106: begin
                 // 0x418 rx_frames_3 (low word): clear
-                rx_frames_3_clear_reg <= 1'b1;
+                pulses_reg[38] <= 1'b1;
             end
             10'h107: begin
                 // 0x41c rx_frames_3 (high word): clear
-                rx_frames_3_clear_reg <= 1'b1;
+                pulses_reg[38] <= 1'b1;
             end
             10'h108: begin
                 // 0x420 rx_bytes_3 (low word): clear
-                rx_bytes_3_clear_reg <= 1'b1;
+                pulses_reg[39] <= 1'b1;
             end
             10'h109: begin
                 // 0x424 rx_bytes_3 (high word): clear
-                rx_bytes_3_clear_reg <= 1'b1;
+                pulses_reg[39] <= 1'b1;
             end
             10'h10a: begin
                 // 0x428 rx_fcs_errors_3 (low word): clear
-                rx_fcs_errors_3_clear_reg <= 1'b1;
+                pulses_reg[40] <= 1'b1;
             end
             10'h10b: begin
                 // 0x42c rx_fcs_errors_3 (high word): clear
-                rx_fcs_errors_3_clear_reg <= 1'b1;
+                pulses_reg[40] <= 1'b1;
             end
             10'h10c: begin
                 // 0x430 rx_runts_3 (low word): clear
-                rx_runts_3_clear_reg <= 1'b1;
+                pulses_reg[41] <= 1'b1;
             end
             10'h10d: begin
                 // 0x434 rx_runts_3 (high word): clear
-                rx_runts_3_clear_reg <= 1'b1;
+                pulses_reg[41] <= 1'b1;
             end
             10'h10e: begin
                 // 0x438 rx_giants_3 (low word): clear
-                rx_giants_3_clear_reg <= 1'b1;
+                pulses_reg[42] <= 1'b1;
             end
             10'h10f: begin
                 // 0x43c rx_giants_3 (high word): clear
-                rx_giants_3_clear_reg <= 1'b1;
+                pulses_reg[42] <= 1'b1;
             end
             10'h110: begin
                 // 0x440 rx_preamble_errors_3 (low word): clear
-                rx_preamble_errors_3_clear_reg <= 1'b1;
+                pulses_reg[43] <= 1'b1;
             end
             10'h111: begin
                 // 0x444 rx_preamble_errors_3 (high word): clear
-                rx_preamble_errors_3_clear_reg <= 1'b1;
+                pulses_reg[43] <= 1'b1;
             end
             10'h112: begin
                 // 0x448 rx_errors_3 (low word): clear
-                rx_errors_3_clear_reg <= 1'b1;
+                pulses_reg[44] <= 1'b1;
             end
             10'h113: begin
                 // 0x44c rx_errors_3 (high word): clear
-                rx_errors_3_clear_reg <= 1'b1;
+                pulses_reg[44] <= 1'b1;
             end
             10'h114: begin
                 // 0x450 rx_overflows_3 (low word): clear
-                rx_overflows_3_clear_reg <= 1'b1;
+                pulses_reg[45] <= 1'b1;
             end
             10'h115: begin
                 // 0x454 rx_overflows_3 (high word): clear
-                rx_overflows_3_clear_reg <= 1'b1;
+                pulses_reg[45] <= 1'b1;
             end
             default: begin
                 // unmapped or read-only
@@ -981,52 +892,7 @@ always @(posedge clk) begin
         aw_valid_reg <= 1'b0;
         w_valid_reg <= 1'b0;
         s_axil_bvalid_reg <= 1'b0;
-        mdio_command_read_reg <= 1'b0;
-        mdio_command_write_reg <= 1'b0;
-        tx_frames_0_clear_reg <= 1'b0;
-        tx_bytes_0_clear_reg <= 1'b0;
-        tx_underruns_0_clear_reg <= 1'b0;
-        rx_frames_0_clear_reg <= 1'b0;
-        rx_bytes_0_clear_reg <= 1'b0;
-        rx_fcs_errors_0_clear_reg <= 1'b0;
-        rx_runts_0_clear_reg <= 1'b0;
-        rx_giants_0_clear_reg <= 1'b0;
-        rx_preamble_errors_0_clear_reg <= 1'b0;
-        rx_errors_0_clear_reg <= 1'b0;
-        rx_overflows_0_clear_reg <= 1'b0;
-        tx_frames_1_clear_reg <= 1'b0;
-        tx_bytes_1_clear_reg <= 1'b0;
-        tx_underruns_1_clear_reg <= 1'b0;
-        rx_frames_1_clear_reg <= 1'b0;
-        rx_bytes_1_clear_reg <= 1'b0;
-        rx_fcs_errors_1_clear_reg <= 1'b0;
-        rx_runts_1_clear_reg <= 1'b0;
-        rx_giants_1_clear_reg <= 1'b0;
-        rx_preamble_errors_1_clear_reg <= 1'b0;
-        rx_errors_1_clear_reg <= 1'b0;
-        rx_overflows_1_clear_reg <= 1'b0;
-        tx_frames_2_clear_reg <= 1'b0;
-        tx_bytes_2_clear_reg <= 1'b0;
-        tx_underruns_2_clear_reg <= 1'b0;
-        rx_frames_2_clear_reg <= 1'b0;
-        rx_bytes_2_clear_reg <= 1'b0;
-        rx_fcs_errors_2_clear_reg <= 1'b0;
-        rx_runts_2_clear_reg <= 1'b0;
-        rx_giants_2_clear_reg <= 1'b0;
-        rx_preamble_errors_2_clear_reg <= 1'b0;
-        rx_errors_2_clear_reg <= 1'b0;
-        rx_overflows_2_clear_reg <= 1'b0;
-        tx_frames_3_clear_reg <= 1'b0;
-        tx_bytes_3_clear_reg <= 1'b0;
-        tx_underruns_3_clear_reg <= 1'b0;
-        rx_frames_3_clear_reg <= 1'b0;
-        rx_bytes_3_clear_reg <= 1'b0;
-        rx_fcs_errors_3_clear_reg <= 1'b0;
-        rx_runts_3_clear_reg <= 1'b0;
-        rx_giants_3_clear_reg <= 1'b0;
-        rx_preamble_errors_3_clear_reg <= 1'b0;
-        rx_errors_3_clear_reg <= 1'b0;
-        rx_overflows_3_clear_reg <= 1'b0;
+        pulses_reg <= 46'd0;
         mdio_frame_phy_reg <= 5'h00;
         mdio_frame_register_reg <= 5'h00;
         mdio_frame_data_reg <= 16'h0000;

@@ -467,6 +467,9 @@ reg        s_axil_rvalid_reg = 1'b0;
 reg [31:0] s_axil_rdata_reg = 32'd0;
 reg [1:0]  s_axil_rresp_reg = 2'b00;
 
+// pulse outputs, high for one clock after their write
+reg [55:0] pulses_reg = 56'd0;
+
 // registers
 // 0x010 control_0 (rw)
 reg        control_0_dm_enable_reg = 1'b0;
@@ -529,172 +532,116 @@ reg [11:0] byte_time_2_reg = 12'h008;
 // 0x04c byte_time_3 (rw)
 reg [11:0] byte_time_3_reg = 12'h008;
 // 0x100 dm_stamped_0 (counter)
-reg        dm_stamped_0_clear_reg = 1'b0;
 reg [31:0] dm_stamped_0_latch_reg = 32'h00000000;
 // 0x108 dm_stamped_1 (counter)
-reg        dm_stamped_1_clear_reg = 1'b0;
 reg [31:0] dm_stamped_1_latch_reg = 32'h00000000;
 // 0x110 dm_stamped_2 (counter)
-reg        dm_stamped_2_clear_reg = 1'b0;
 reg [31:0] dm_stamped_2_latch_reg = 32'h00000000;
 // 0x118 dm_stamped_3 (counter)
-reg        dm_stamped_3_clear_reg = 1'b0;
 reg [31:0] dm_stamped_3_latch_reg = 32'h00000000;
 // 0x120 dm_answered_0 (counter)
-reg        dm_answered_0_clear_reg = 1'b0;
 reg [31:0] dm_answered_0_latch_reg = 32'h00000000;
 // 0x128 dm_answered_1 (counter)
-reg        dm_answered_1_clear_reg = 1'b0;
 reg [31:0] dm_answered_1_latch_reg = 32'h00000000;
 // 0x130 dm_answered_2 (counter)
-reg        dm_answered_2_clear_reg = 1'b0;
 reg [31:0] dm_answered_2_latch_reg = 32'h00000000;
 // 0x138 dm_answered_3 (counter)
-reg        dm_answered_3_clear_reg = 1'b0;
 reg [31:0] dm_answered_3_latch_reg = 32'h00000000;
 // 0x140 dm_replies_sent_0 (counter)
-reg        dm_replies_sent_0_clear_reg = 1'b0;
 reg [31:0] dm_replies_sent_0_latch_reg = 32'h00000000;
 // 0x148 dm_replies_sent_1 (counter)
-reg        dm_replies_sent_1_clear_reg = 1'b0;
 reg [31:0] dm_replies_sent_1_latch_reg = 32'h00000000;
 // 0x150 dm_replies_sent_2 (counter)
-reg        dm_replies_sent_2_clear_reg = 1'b0;
 reg [31:0] dm_replies_sent_2_latch_reg = 32'h00000000;
 // 0x158 dm_replies_sent_3 (counter)
-reg        dm_replies_sent_3_clear_reg = 1'b0;
 reg [31:0] dm_replies_sent_3_latch_reg = 32'h00000000;
 // 0x160 dm_passed_up_0 (counter)
-reg        dm_passed_up_0_clear_reg = 1'b0;
 reg [31:0] dm_passed_up_0_latch_reg = 32'h00000000;
 // 0x168 dm_passed_up_1 (counter)
-reg        dm_passed_up_1_clear_reg = 1'b0;
 reg [31:0] dm_passed_up_1_latch_reg = 32'h00000000;
 // 0x170 dm_passed_up_2 (counter)
-reg        dm_passed_up_2_clear_reg = 1'b0;
 reg [31:0] dm_passed_up_2_latch_reg = 32'h00000000;
 // 0x178 dm_passed_up_3 (counter)
-reg        dm_passed_up_3_clear_reg = 1'b0;
 reg [31:0] dm_passed_up_3_latch_reg = 32'h00000000;
 // 0x180 dm_malformed_0 (counter)
-reg        dm_malformed_0_clear_reg = 1'b0;
 reg [31:0] dm_malformed_0_latch_reg = 32'h00000000;
 // 0x188 dm_malformed_1 (counter)
-reg        dm_malformed_1_clear_reg = 1'b0;
 reg [31:0] dm_malformed_1_latch_reg = 32'h00000000;
 // 0x190 dm_malformed_2 (counter)
-reg        dm_malformed_2_clear_reg = 1'b0;
 reg [31:0] dm_malformed_2_latch_reg = 32'h00000000;
 // 0x198 dm_malformed_3 (counter)
-reg        dm_malformed_3_clear_reg = 1'b0;
 reg [31:0] dm_malformed_3_latch_reg = 32'h00000000;
 // 0x1a0 headroom_stamped_0 (counter)
-reg        headroom_stamped_0_clear_reg = 1'b0;
 reg [31:0] headroom_stamped_0_latch_reg = 32'h00000000;
 // 0x1a8 headroom_stamped_1 (counter)
-reg        headroom_stamped_1_clear_reg = 1'b0;
 reg [31:0] headroom_stamped_1_latch_reg = 32'h00000000;
 // 0x1b0 headroom_stamped_2 (counter)
-reg        headroom_stamped_2_clear_reg = 1'b0;
 reg [31:0] headroom_stamped_2_latch_reg = 32'h00000000;
 // 0x1b8 headroom_stamped_3 (counter)
-reg        headroom_stamped_3_clear_reg = 1'b0;
 reg [31:0] headroom_stamped_3_latch_reg = 32'h00000000;
 // 0x1c0 headroom_answered_0 (counter)
-reg        headroom_answered_0_clear_reg = 1'b0;
 reg [31:0] headroom_answered_0_latch_reg = 32'h00000000;
 // 0x1c8 headroom_answered_1 (counter)
-reg        headroom_answered_1_clear_reg = 1'b0;
 reg [31:0] headroom_answered_1_latch_reg = 32'h00000000;
 // 0x1d0 headroom_answered_2 (counter)
-reg        headroom_answered_2_clear_reg = 1'b0;
 reg [31:0] headroom_answered_2_latch_reg = 32'h00000000;
 // 0x1d8 headroom_answered_3 (counter)
-reg        headroom_answered_3_clear_reg = 1'b0;
 reg [31:0] headroom_answered_3_latch_reg = 32'h00000000;
 // 0x1e0 headroom_replies_sent_0 (counter)
-reg        headroom_replies_sent_0_clear_reg = 1'b0;
 reg [31:0] headroom_replies_sent_0_latch_reg = 32'h00000000;
 // 0x1e8 headroom_replies_sent_1 (counter)
-reg        headroom_replies_sent_1_clear_reg = 1'b0;
 reg [31:0] headroom_replies_sent_1_latch_reg = 32'h00000000;
 // 0x1f0 headroom_replies_sent_2 (counter)
-reg        headroom_replies_sent_2_clear_reg = 1'b0;
 reg [31:0] headroom_replies_sent_2_latch_reg = 32'h00000000;
 // 0x1f8 headroom_replies_sent_3 (counter)
-reg        headroom_replies_sent_3_clear_reg = 1'b0;
 reg [31:0] headroom_replies_sent_3_latch_reg = 32'h00000000;
 // 0x200 headroom_passed_up_0 (counter)
-reg        headroom_passed_up_0_clear_reg = 1'b0;
 reg [31:0] headroom_passed_up_0_latch_reg = 32'h00000000;
 // 0x208 headroom_passed_up_1 (counter)
-reg        headroom_passed_up_1_clear_reg = 1'b0;
 reg [31:0] headroom_passed_up_1_latch_reg = 32'h00000000;
 // 0x210 headroom_passed_up_2 (counter)
-reg        headroom_passed_up_2_clear_reg = 1'b0;
 reg [31:0] headroom_passed_up_2_latch_reg = 32'h00000000;
 // 0x218 headroom_passed_up_3 (counter)
-reg        headroom_passed_up_3_clear_reg = 1'b0;
 reg [31:0] headroom_passed_up_3_latch_reg = 32'h00000000;
 // 0x220 headroom_malformed_0 (counter)
-reg        headroom_malformed_0_clear_reg = 1'b0;
 reg [31:0] headroom_malformed_0_latch_reg = 32'h00000000;
 // 0x228 headroom_malformed_1 (counter)
-reg        headroom_malformed_1_clear_reg = 1'b0;
 reg [31:0] headroom_malformed_1_latch_reg = 32'h00000000;
 // 0x230 headroom_malformed_2 (counter)
-reg        headroom_malformed_2_clear_reg = 1'b0;
 reg [31:0] headroom_malformed_2_latch_reg = 32'h00000000;
 // 0x238 headroom_malformed_3 (counter)
-reg        headroom_malformed_3_clear_reg = 1'b0;
 reg [31:0] headroom_malformed_3_latch_reg = 32'h00000000;
 // 0x240 isl_t0_stamped_0 (counter)
-reg        isl_t0_stamped_0_clear_reg = 1'b0;
 reg [31:0] isl_t0_stamped_0_latch_reg = 32'h00000000;
 // 0x248 isl_t0_stamped_1 (counter)
-reg        isl_t0_stamped_1_clear_reg = 1'b0;
 reg [31:0] isl_t0_stamped_1_latch_reg = 32'h00000000;
 // 0x250 isl_t0_stamped_2 (counter)
-reg        isl_t0_stamped_2_clear_reg = 1'b0;
 reg [31:0] isl_t0_stamped_2_latch_reg = 32'h00000000;
 // 0x258 isl_t0_stamped_3 (counter)
-reg        isl_t0_stamped_3_clear_reg = 1'b0;
 reg [31:0] isl_t0_stamped_3_latch_reg = 32'h00000000;
 // 0x260 isl_t1_stamped_0 (counter)
-reg        isl_t1_stamped_0_clear_reg = 1'b0;
 reg [31:0] isl_t1_stamped_0_latch_reg = 32'h00000000;
 // 0x268 isl_t1_stamped_1 (counter)
-reg        isl_t1_stamped_1_clear_reg = 1'b0;
 reg [31:0] isl_t1_stamped_1_latch_reg = 32'h00000000;
 // 0x270 isl_t1_stamped_2 (counter)
-reg        isl_t1_stamped_2_clear_reg = 1'b0;
 reg [31:0] isl_t1_stamped_2_latch_reg = 32'h00000000;
 // 0x278 isl_t1_stamped_3 (counter)
-reg        isl_t1_stamped_3_clear_reg = 1'b0;
 reg [31:0] isl_t1_stamped_3_latch_reg = 32'h00000000;
 // 0x280 isl_reflected_0 (counter)
-reg        isl_reflected_0_clear_reg = 1'b0;
 reg [31:0] isl_reflected_0_latch_reg = 32'h00000000;
 // 0x288 isl_reflected_1 (counter)
-reg        isl_reflected_1_clear_reg = 1'b0;
 reg [31:0] isl_reflected_1_latch_reg = 32'h00000000;
 // 0x290 isl_reflected_2 (counter)
-reg        isl_reflected_2_clear_reg = 1'b0;
 reg [31:0] isl_reflected_2_latch_reg = 32'h00000000;
 // 0x298 isl_reflected_3 (counter)
-reg        isl_reflected_3_clear_reg = 1'b0;
 reg [31:0] isl_reflected_3_latch_reg = 32'h00000000;
 // 0x2a0 isl_passed_up_0 (counter)
-reg        isl_passed_up_0_clear_reg = 1'b0;
 reg [31:0] isl_passed_up_0_latch_reg = 32'h00000000;
 // 0x2a8 isl_passed_up_1 (counter)
-reg        isl_passed_up_1_clear_reg = 1'b0;
 reg [31:0] isl_passed_up_1_latch_reg = 32'h00000000;
 // 0x2b0 isl_passed_up_2 (counter)
-reg        isl_passed_up_2_clear_reg = 1'b0;
 reg [31:0] isl_passed_up_2_latch_reg = 32'h00000000;
 // 0x2b8 isl_passed_up_3 (counter)
-reg        isl_passed_up_3_clear_reg = 1'b0;
 reg [31:0] isl_passed_up_3_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
@@ -752,122 +699,67 @@ assign byte_time_0 = byte_time_0_reg;
 assign byte_time_1 = byte_time_1_reg;
 assign byte_time_2 = byte_time_2_reg;
 assign byte_time_3 = byte_time_3_reg;
-assign dm_stamped_0_clear = dm_stamped_0_clear_reg;
-assign dm_stamped_1_clear = dm_stamped_1_clear_reg;
-assign dm_stamped_2_clear = dm_stamped_2_clear_reg;
-assign dm_stamped_3_clear = dm_stamped_3_clear_reg;
-assign dm_answered_0_clear = dm_answered_0_clear_reg;
-assign dm_answered_1_clear = dm_answered_1_clear_reg;
-assign dm_answered_2_clear = dm_answered_2_clear_reg;
-assign dm_answered_3_clear = dm_answered_3_clear_reg;
-assign dm_replies_sent_0_clear = dm_replies_sent_0_clear_reg;
-assign dm_replies_sent_1_clear = dm_replies_sent_1_clear_reg;
-assign dm_replies_sent_2_clear = dm_replies_sent_2_clear_reg;
-assign dm_replies_sent_3_clear = dm_replies_sent_3_clear_reg;
-assign dm_passed_up_0_clear = dm_passed_up_0_clear_reg;
-assign dm_passed_up_1_clear = dm_passed_up_1_clear_reg;
-assign dm_passed_up_2_clear = dm_passed_up_2_clear_reg;
-assign dm_passed_up_3_clear = dm_passed_up_3_clear_reg;
-assign dm_malformed_0_clear = dm_malformed_0_clear_reg;
-assign dm_malformed_1_clear = dm_malformed_1_clear_reg;
-assign dm_malformed_2_clear = dm_malformed_2_clear_reg;
-assign dm_malformed_3_clear = dm_malformed_3_clear_reg;
-assign headroom_stamped_0_clear = headroom_stamped_0_clear_reg;
-assign headroom_stamped_1_clear = headroom_stamped_1_clear_reg;
-assign headroom_stamped_2_clear = headroom_stamped_2_clear_reg;
-assign headroom_stamped_3_clear = headroom_stamped_3_clear_reg;
-assign headroom_answered_0_clear = headroom_answered_0_clear_reg;
-assign headroom_answered_1_clear = headroom_answered_1_clear_reg;
-assign headroom_answered_2_clear = headroom_answered_2_clear_reg;
-assign headroom_answered_3_clear = headroom_answered_3_clear_reg;
-assign headroom_replies_sent_0_clear = headroom_replies_sent_0_clear_reg;
-assign headroom_replies_sent_1_clear = headroom_replies_sent_1_clear_reg;
-assign headroom_replies_sent_2_clear = headroom_replies_sent_2_clear_reg;
-assign headroom_replies_sent_3_clear = headroom_replies_sent_3_clear_reg;
-assign headroom_passed_up_0_clear = headroom_passed_up_0_clear_reg;
-assign headroom_passed_up_1_clear = headroom_passed_up_1_clear_reg;
-assign headroom_passed_up_2_clear = headroom_passed_up_2_clear_reg;
-assign headroom_passed_up_3_clear = headroom_passed_up_3_clear_reg;
-assign headroom_malformed_0_clear = headroom_malformed_0_clear_reg;
-assign headroom_malformed_1_clear = headroom_malformed_1_clear_reg;
-assign headroom_malformed_2_clear = headroom_malformed_2_clear_reg;
-assign headroom_malformed_3_clear = headroom_malformed_3_clear_reg;
-assign isl_t0_stamped_0_clear = isl_t0_stamped_0_clear_reg;
-assign isl_t0_stamped_1_clear = isl_t0_stamped_1_clear_reg;
-assign isl_t0_stamped_2_clear = isl_t0_stamped_2_clear_reg;
-assign isl_t0_stamped_3_clear = isl_t0_stamped_3_clear_reg;
-assign isl_t1_stamped_0_clear = isl_t1_stamped_0_clear_reg;
-assign isl_t1_stamped_1_clear = isl_t1_stamped_1_clear_reg;
-assign isl_t1_stamped_2_clear = isl_t1_stamped_2_clear_reg;
-assign isl_t1_stamped_3_clear = isl_t1_stamped_3_clear_reg;
-assign isl_reflected_0_clear = isl_reflected_0_clear_reg;
-assign isl_reflected_1_clear = isl_reflected_1_clear_reg;
-assign isl_reflected_2_clear = isl_reflected_2_clear_reg;
-assign isl_reflected_3_clear = isl_reflected_3_clear_reg;
-assign isl_passed_up_0_clear = isl_passed_up_0_clear_reg;
-assign isl_passed_up_1_clear = isl_passed_up_1_clear_reg;
-assign isl_passed_up_2_clear = isl_passed_up_2_clear_reg;
-assign isl_passed_up_3_clear = isl_passed_up_3_clear_reg;
+assign dm_stamped_0_clear = pulses_reg[0];
+assign dm_stamped_1_clear = pulses_reg[1];
+assign dm_stamped_2_clear = pulses_reg[2];
+assign dm_stamped_3_clear = pulses_reg[3];
+assign dm_answered_0_clear = pulses_reg[4];
+assign dm_answered_1_clear = pulses_reg[5];
+assign dm_answered_2_clear = pulses_reg[6];
+assign dm_answered_3_clear = pulses_reg[7];
+assign dm_replies_sent_0_clear = pulses_reg[8];
+assign dm_replies_sent_1_clear = pulses_reg[9];
+assign dm_replies_sent_2_clear = pulses_reg[10];
+assign dm_replies_sent_3_clear = pulses_reg[11];
+assign dm_passed_up_0_clear = pulses_reg[12];
+assign dm_passed_up_1_clear = pulses_reg[13];
+assign dm_passed_up_2_clear = pulses_reg[14];
+assign dm_passed_up_3_clear = pulses_reg[15];
+assign dm_malformed_0_clear = pulses_reg[16];
+assign dm_malformed_1_clear = pulses_reg[17];
+assign dm_malformed_2_clear = pulses_reg[18];
+assign dm_malformed_3_clear = pulses_reg[19];
+assign headroom_stamped_0_clear = pulses_reg[20];
+assign headroom_stamped_1_clear = pulses_reg[21];
+assign headroom_stamped_2_clear = pulses_reg[22];
+assign headroom_stamped_3_clear = pulses_reg[23];
+assign headroom_answered_0_clear = pulses_reg[24];
+assign headroom_answered_1_clear = pulses_reg[25];
+assign headroom_answered_2_clear = pulses_reg[26];
+assign headroom_answered_3_clear = pulses_reg[27];
+assign headroom_replies_sent_0_clear = pulses_reg[28];
+assign headroom_replies_sent_1_clear = pulses_reg[29];
+assign headroom_replies_sent_2_clear = pulses_reg[30];
+assign headroom_replies_sent_3_clear = pulses_reg[31];
+assign headroom_passed_up_0_clear = pulses_reg[32];
+assign headroom_passed_up_1_clear = pulses_reg[33];
+assign headroom_passed_up_2_clear = pulses_reg[34];
+assign headroom_passed_up_3_clear = pulses_reg[35];
+assign headroom_malformed_0_clear = pulses_reg[36];
+assign headroom_malformed_1_clear = pulses_reg[37];
+assign headroom_malformed_2_clear = pulses_reg[38];
+assign headroom_malformed_3_clear = pulses_reg[39];
+assign isl_t0_stamped_0_clear = pulses_reg[40];
+assign isl_t0_stamped_1_clear = pulses_reg[41];
+assign isl_t0_stamped_2_clear = pulses_reg[42];
+assign isl_t0_stamped_3_clear = pulses_reg[43];
+assign isl_t1_stamped_0_clear = pulses_reg[44];
+assign isl_t1_stamped_1_clear = pulses_reg[45];
+assign isl_t1_stamped_2_clear = pulses_reg[46];
+assign isl_t1_stamped_3_clear = pulses_reg[47];
+assign isl_reflected_0_clear = pulses_reg[48];
+assign isl_reflected_1_clear = pulses_reg[49];
+assign isl_reflected_2_clear = pulses_reg[50];
+assign isl_reflected_3_clear = pulses_reg[51];
+assign isl_passed_up_0_clear = pulses_reg[52];
+assign isl_passed_up_1_clear = pulses_reg[53];
+assign isl_passed_up_2_clear = pulses_reg[54];
+assign isl_passed_up_3_clear = pulses_reg[55];
 
 // write
 always @(posedge clk) begin
     // pulses last one clock
-    dm_stamped_0_clear_reg <= 1'b0;
-    dm_stamped_1_clear_reg <= 1'b0;
-    dm_stamped_2_clear_reg <= 1'b0;
-    dm_stamped_3_clear_reg <= 1'b0;
-    dm_answered_0_clear_reg <= 1'b0;
-    dm_answered_1_clear_reg <= 1'b0;
-    dm_answered_2_clear_reg <= 1'b0;
-    dm_answered_3_clear_reg <= 1'b0;
-    dm_replies_sent_0_clear_reg <= 1'b0;
-    dm_replies_sent_1_clear_reg <= 1'b0;
-    dm_replies_sent_2_clear_reg <= 1'b0;
-    dm_replies_sent_3_clear_reg <= 1'b0;
-    dm_passed_up_0_clear_reg <= 1'b0;
-    dm_passed_up_1_clear_reg <= 1'b0;
-    dm_passed_up_2_clear_reg <= 1'b0;
-    dm_passed_up_3_clear_reg <= 1'b0;
-    dm_malformed_0_clear_reg <= 1'b0;
-    dm_malformed_1_clear_reg <= 1'b0;
-    dm_malformed_2_clear_reg <= 1'b0;
-    dm_malformed_3_clear_reg <= 1'b0;
-    headroom_stamped_0_clear_reg <= 1'b0;
-    headroom_stamped_1_clear_reg <= 1'b0;
-    headroom_stamped_2_clear_reg <= 1'b0;
-    headroom_stamped_3_clear_reg <= 1'b0;
-    headroom_answered_0_clear_reg <= 1'b0;
-    headroom_answered_1_clear_reg <= 1'b0;
-    headroom_answered_2_clear_reg <= 1'b0;
-    headroom_answered_3_clear_reg <= 1'b0;
-    headroom_replies_sent_0_clear_reg <= 1'b0;
-    headroom_replies_sent_1_clear_reg <= 1'b0;
-    headroom_replies_sent_2_clear_reg <= 1'b0;
-    headroom_replies_sent_3_clear_reg <= 1'b0;
-    headroom_passed_up_0_clear_reg <= 1'b0;
-    headroom_passed_up_1_clear_reg <= 1'b0;
-    headroom_passed_up_2_clear_reg <= 1'b0;
-    headroom_passed_up_3_clear_reg <= 1'b0;
-    headroom_malformed_0_clear_reg <= 1'b0;
-    headroom_malformed_1_clear_reg <= 1'b0;
-    headroom_malformed_2_clear_reg <= 1'b0;
-    headroom_malformed_3_clear_reg <= 1'b0;
-    isl_t0_stamped_0_clear_reg <= 1'b0;
-    isl_t0_stamped_1_clear_reg <= 1'b0;
-    isl_t0_stamped_2_clear_reg <= 1'b0;
-    isl_t0_stamped_3_clear_reg <= 1'b0;
-    isl_t1_stamped_0_clear_reg <= 1'b0;
-    isl_t1_stamped_1_clear_reg <= 1'b0;
-    isl_t1_stamped_2_clear_reg <= 1'b0;
-    isl_t1_stamped_3_clear_reg <= 1'b0;
-    isl_reflected_0_clear_reg <= 1'b0;
-    isl_reflected_1_clear_reg <= 1'b0;
-    isl_reflected_2_clear_reg <= 1'b0;
-    isl_reflected_3_clear_reg <= 1'b0;
-    isl_passed_up_0_clear_reg <= 1'b0;
-    isl_passed_up_1_clear_reg <= 1'b0;
-    isl_passed_up_2_clear_reg <= 1'b0;
-    isl_passed_up_3_clear_reg <= 1'b0;
+    pulses_reg <= 56'd0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -1009,451 +901,451 @@ always @(posedge clk) begin
             end
             10'h040: begin
                 // 0x100 dm_stamped_0 (low word): clear
-                dm_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[0] <= 1'b1;
             end
             10'h041: begin
                 // 0x104 dm_stamped_0 (high word): clear
-                dm_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[0] <= 1'b1;
             end
             10'h042: begin
                 // 0x108 dm_stamped_1 (low word): clear
-                dm_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[1] <= 1'b1;
             end
             10'h043: begin
                 // 0x10c dm_stamped_1 (high word): clear
-                dm_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[1] <= 1'b1;
             end
             10'h044: begin
                 // 0x110 dm_stamped_2 (low word): clear
-                dm_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h045: begin
                 // 0x114 dm_stamped_2 (high word): clear
-                dm_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h046: begin
                 // 0x118 dm_stamped_3 (low word): clear
-                dm_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h047: begin
                 // 0x11c dm_stamped_3 (high word): clear
-                dm_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h048: begin
                 // 0x120 dm_answered_0 (low word): clear
-                dm_answered_0_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h049: begin
                 // 0x124 dm_answered_0 (high word): clear
-                dm_answered_0_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h04a: begin
                 // 0x128 dm_answered_1 (low word): clear
-                dm_answered_1_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h04b: begin
                 // 0x12c dm_answered_1 (high word): clear
-                dm_answered_1_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h04c: begin
                 // 0x130 dm_answered_2 (low word): clear
-                dm_answered_2_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h04d: begin
                 // 0x134 dm_answered_2 (high word): clear
-                dm_answered_2_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h04e: begin
                 // 0x138 dm_answered_3 (low word): clear
-                dm_answered_3_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h04f: begin
                 // 0x13c dm_answered_3 (high word): clear
-                dm_answered_3_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h050: begin
                 // 0x140 dm_replies_sent_0 (low word): clear
-                dm_replies_sent_0_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h051: begin
                 // 0x144 dm_replies_sent_0 (high word): clear
-                dm_replies_sent_0_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h052: begin
                 // 0x148 dm_replies_sent_1 (low word): clear
-                dm_replies_sent_1_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h053: begin
                 // 0x14c dm_replies_sent_1 (high word): clear
-                dm_replies_sent_1_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h054: begin
                 // 0x150 dm_replies_sent_2 (low word): clear
-                dm_replies_sent_2_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h055: begin
                 // 0x154 dm_replies_sent_2 (high word): clear
-                dm_replies_sent_2_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h056: begin
                 // 0x158 dm_replies_sent_3 (low word): clear
-                dm_replies_sent_3_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h057: begin
                 // 0x15c dm_replies_sent_3 (high word): clear
-                dm_replies_sent_3_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h058: begin
                 // 0x160 dm_passed_up_0 (low word): clear
-                dm_passed_up_0_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h059: begin
                 // 0x164 dm_passed_up_0 (high word): clear
-                dm_passed_up_0_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h05a: begin
                 // 0x168 dm_passed_up_1 (low word): clear
-                dm_passed_up_1_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h05b: begin
                 // 0x16c dm_passed_up_1 (high word): clear
-                dm_passed_up_1_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h05c: begin
                 // 0x170 dm_passed_up_2 (low word): clear
-                dm_passed_up_2_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h05d: begin
                 // 0x174 dm_passed_up_2 (high word): clear
-                dm_passed_up_2_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h05e: begin
                 // 0x178 dm_passed_up_3 (low word): clear
-                dm_passed_up_3_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h05f: begin
                 // 0x17c dm_passed_up_3 (high word): clear
-                dm_passed_up_3_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h060: begin
                 // 0x180 dm_malformed_0 (low word): clear
-                dm_malformed_0_clear_reg <= 1'b1;
+                pulses_reg[16] <= 1'b1;
             end
             10'h061: begin
                 // 0x184 dm_malformed_0 (high word): clear
-                dm_malformed_0_clear_reg <= 1'b1;
+                pulses_reg[16] <= 1'b1;
             end
             10'h062: begin
                 // 0x188 dm_malformed_1 (low word): clear
-                dm_malformed_1_clear_reg <= 1'b1;
+                pulses_reg[17] <= 1'b1;
             end
             10'h063: begin
                 // 0x18c dm_malformed_1 (high word): clear
-                dm_malformed_1_clear_reg <= 1'b1;
+                pulses_reg[17] <= 1'b1;
             end
             10'h064: begin
                 // 0x190 dm_malformed_2 (low word): clear
-                dm_malformed_2_clear_reg <= 1'b1;
+                pulses_reg[18] <= 1'b1;
             end
             10'h065: begin
                 // 0x194 dm_malformed_2 (high word): clear
-                dm_malformed_2_clear_reg <= 1'b1;
+                pulses_reg[18] <= 1'b1;
             end
             10'h066: begin
                 // 0x198 dm_malformed_3 (low word): clear
-                dm_malformed_3_clear_reg <= 1'b1;
+                pulses_reg[19] <= 1'b1;
             end
             10'h067: begin
                 // 0x19c dm_malformed_3 (high word): clear
-                dm_malformed_3_clear_reg <= 1'b1;
+                pulses_reg[19] <= 1'b1;
             end
             10'h068: begin
                 // 0x1a0 headroom_stamped_0 (low word): clear
-                headroom_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[20] <= 1'b1;
             end
             10'h069: begin
                 // 0x1a4 headroom_stamped_0 (high word): clear
-                headroom_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[20] <= 1'b1;
             end
             10'h06a: begin
                 // 0x1a8 headroom_stamped_1 (low word): clear
-                headroom_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[21] <= 1'b1;
             end
             10'h06b: begin
                 // 0x1ac headroom_stamped_1 (high word): clear
-                headroom_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[21] <= 1'b1;
             end
             10'h06c: begin
                 // 0x1b0 headroom_stamped_2 (low word): clear
-                headroom_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[22] <= 1'b1;
             end
             10'h06d: begin
                 // 0x1b4 headroom_stamped_2 (high word): clear
-                headroom_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[22] <= 1'b1;
             end
             10'h06e: begin
                 // 0x1b8 headroom_stamped_3 (low word): clear
-                headroom_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[23] <= 1'b1;
             end
             10'h06f: begin
                 // 0x1bc headroom_stamped_3 (high word): clear
-                headroom_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[23] <= 1'b1;
             end
             10'h070: begin
                 // 0x1c0 headroom_answered_0 (low word): clear
-                headroom_answered_0_clear_reg <= 1'b1;
+                pulses_reg[24] <= 1'b1;
             end
             10'h071: begin
                 // 0x1c4 headroom_answered_0 (high word): clear
-                headroom_answered_0_clear_reg <= 1'b1;
+                pulses_reg[24] <= 1'b1;
             end
             10'h072: begin
                 // 0x1c8 headroom_answered_1 (low word): clear
-                headroom_answered_1_clear_reg <= 1'b1;
+                pulses_reg[25] <= 1'b1;
             end
             10'h073: begin
                 // 0x1cc headroom_answered_1 (high word): clear
-                headroom_answered_1_clear_reg <= 1'b1;
+                pulses_reg[25] <= 1'b1;
             end
             10'h074: begin
                 // 0x1d0 headroom_answered_2 (low word): clear
-                headroom_answered_2_clear_reg <= 1'b1;
+                pulses_reg[26] <= 1'b1;
             end
             10'h075: begin
                 // 0x1d4 headroom_answered_2 (high word): clear
-                headroom_answered_2_clear_reg <= 1'b1;
+                pulses_reg[26] <= 1'b1;
             end
             10'h076: begin
                 // 0x1d8 headroom_answered_3 (low word): clear
-                headroom_answered_3_clear_reg <= 1'b1;
+                pulses_reg[27] <= 1'b1;
             end
             10'h077: begin
                 // 0x1dc headroom_answered_3 (high word): clear
-                headroom_answered_3_clear_reg <= 1'b1;
+                pulses_reg[27] <= 1'b1;
             end
             10'h078: begin
                 // 0x1e0 headroom_replies_sent_0 (low word): clear
-                headroom_replies_sent_0_clear_reg <= 1'b1;
+                pulses_reg[28] <= 1'b1;
             end
             10'h079: begin
                 // 0x1e4 headroom_replies_sent_0 (high word): clear
-                headroom_replies_sent_0_clear_reg <= 1'b1;
+                pulses_reg[28] <= 1'b1;
             end
             10'h07a: begin
                 // 0x1e8 headroom_replies_sent_1 (low word): clear
-                headroom_replies_sent_1_clear_reg <= 1'b1;
+                pulses_reg[29] <= 1'b1;
             end
             10'h07b: begin
                 // 0x1ec headroom_replies_sent_1 (high word): clear
-                headroom_replies_sent_1_clear_reg <= 1'b1;
+                pulses_reg[29] <= 1'b1;
             end
             10'h07c: begin
                 // 0x1f0 headroom_replies_sent_2 (low word): clear
-                headroom_replies_sent_2_clear_reg <= 1'b1;
+                pulses_reg[30] <= 1'b1;
             end
             10'h07d: begin
                 // 0x1f4 headroom_replies_sent_2 (high word): clear
-                headroom_replies_sent_2_clear_reg <= 1'b1;
+                pulses_reg[30] <= 1'b1;
             end
             10'h07e: begin
                 // 0x1f8 headroom_replies_sent_3 (low word): clear
-                headroom_replies_sent_3_clear_reg <= 1'b1;
+                pulses_reg[31] <= 1'b1;
             end
             10'h07f: begin
                 // 0x1fc headroom_replies_sent_3 (high word): clear
-                headroom_replies_sent_3_clear_reg <= 1'b1;
+                pulses_reg[31] <= 1'b1;
             end
             10'h080: begin
                 // 0x200 headroom_passed_up_0 (low word): clear
-                headroom_passed_up_0_clear_reg <= 1'b1;
+                pulses_reg[32] <= 1'b1;
             end
             10'h081: begin
                 // 0x204 headroom_passed_up_0 (high word): clear
-                headroom_passed_up_0_clear_reg <= 1'b1;
+                pulses_reg[32] <= 1'b1;
             end
             10'h082: begin
                 // 0x208 headroom_passed_up_1 (low word): clear
-                headroom_passed_up_1_clear_reg <= 1'b1;
+                pulses_reg[33] <= 1'b1;
             end
             10'h083: begin
                 // 0x20c headroom_passed_up_1 (high word): clear
-                headroom_passed_up_1_clear_reg <= 1'b1;
+                pulses_reg[33] <= 1'b1;
             end
             10'h084: begin
                 // 0x210 headroom_passed_up_2 (low word): clear
-                headroom_passed_up_2_clear_reg <= 1'b1;
+                pulses_reg[34] <= 1'b1;
             end
             10'h085: begin
                 // 0x214 headroom_passed_up_2 (high word): clear
-                headroom_passed_up_2_clear_reg <= 1'b1;
+                pulses_reg[34] <= 1'b1;
             end
             10'h086: begin
                 // 0x218 headroom_passed_up_3 (low word): clear
-                headroom_passed_up_3_clear_reg <= 1'b1;
+                pulses_reg[35] <= 1'b1;
             end
             10'h087: begin
                 // 0x21c headroom_passed_up_3 (high word): clear
-                headroom_passed_up_3_clear_reg <= 1'b1;
+                pulses_reg[35] <= 1'b1;
             end
             10'h088: begin
                 // 0x220 headroom_malformed_0 (low word): clear
-                headroom_malformed_0_clear_reg <= 1'b1;
+                pulses_reg[36] <= 1'b1;
             end
             10'h089: begin
                 // 0x224 headroom_malformed_0 (high word): clear
-                headroom_malformed_0_clear_reg <= 1'b1;
+                pulses_reg[36] <= 1'b1;
             end
             10'h08a: begin
                 // 0x228 headroom_malformed_1 (low word): clear
-                headroom_malformed_1_clear_reg <= 1'b1;
+                pulses_reg[37] <= 1'b1;
             end
             10'h08b: begin
                 // 0x22c headroom_malformed_1 (high word): clear
-                headroom_malformed_1_clear_reg <= 1'b1;
+                pulses_reg[37] <= 1'b1;
             end
             10'h08c: begin
                 // 0x230 headroom_malformed_2 (low word): clear
-                headroom_malformed_2_clear_reg <= 1'b1;
+                pulses_reg[38] <= 1'b1;
             end
             10'h08d: begin
                 // 0x234 headroom_malformed_2 (high word): clear
-                headroom_malformed_2_clear_reg <= 1'b1;
+                pulses_reg[38] <= 1'b1;
             end
             10'h08e: begin
                 // 0x238 headroom_malformed_3 (low word): clear
-                headroom_malformed_3_clear_reg <= 1'b1;
+                pulses_reg[39] <= 1'b1;
             end
             10'h08f: begin
                 // 0x23c headroom_malformed_3 (high word): clear
-                headroom_malformed_3_clear_reg <= 1'b1;
+                pulses_reg[39] <= 1'b1;
             end
             10'h090: begin
                 // 0x240 isl_t0_stamped_0 (low word): clear
-                isl_t0_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[40] <= 1'b1;
             end
             10'h091: begin
                 // 0x244 isl_t0_stamped_0 (high word): clear
-                isl_t0_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[40] <= 1'b1;
             end
             10'h092: begin
                 // 0x248 isl_t0_stamped_1 (low word): clear
-                isl_t0_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[41] <= 1'b1;
             end
             10'h093: begin
                 // 0x24c isl_t0_stamped_1 (high word): clear
-                isl_t0_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[41] <= 1'b1;
             end
             10'h094: begin
                 // 0x250 isl_t0_stamped_2 (low word): clear
-                isl_t0_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[42] <= 1'b1;
             end
             10'h095: begin
                 // 0x254 isl_t0_stamped_2 (high word): clear
-                isl_t0_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[42] <= 1'b1;
             end
             10'h096: begin
                 // 0x258 isl_t0_stamped_3 (low word): clear
-                isl_t0_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[43] <= 1'b1;
             end
             10'h097: begin
                 // 0x25c isl_t0_stamped_3 (high word): clear
-                isl_t0_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[43] <= 1'b1;
             end
             10'h098: begin
                 // 0x260 isl_t1_stamped_0 (low word): clear
-                isl_t1_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[44] <= 1'b1;
             end
             10'h099: begin
                 // 0x264 isl_t1_stamped_0 (high word): clear
-                isl_t1_stamped_0_clear_reg <= 1'b1;
+                pulses_reg[44] <= 1'b1;
             end
             10'h09a: begin
                 // 0x268 isl_t1_stamped_1 (low word): clear
-                isl_t1_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[45] <= 1'b1;
             end
             10'h09b: begin
                 // 0x26c isl_t1_stamped_1 (high word): clear
-                isl_t1_stamped_1_clear_reg <= 1'b1;
+                pulses_reg[45] <= 1'b1;
             end
             10'h09c: begin
                 // 0x270 isl_t1_stamped_2 (low word): clear
-                isl_t1_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[46] <= 1'b1;
             end
             10'h09d: begin
                 // 0x274 isl_t1_stamped_2 (high word): clear
-                isl_t1_stamped_2_clear_reg <= 1'b1;
+                pulses_reg[46] <= 1'b1;
             end
             10'h09e: begin
                 // 0x278 isl_t1_stamped_3 (low word): clear
-                isl_t1_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[47] <= 1'b1;
             end
             10'h09f: begin
                 // 0x27c isl_t1_stamped_3 (high word): clear
-                isl_t1_stamped_3_clear_reg <= 1'b1;
+                pulses_reg[47] <= 1'b1;
             end
             10'h0a0: begin
                 // 0x280 isl_reflected_0 (low word): clear
-                isl_reflected_0_clear_reg <= 1'b1;
+                pulses_reg[48] <= 1'b1;
             end
             10'h0a1: begin
                 // 0x284 isl_reflected_0 (high word): clear
-                isl_reflected_0_clear_reg <= 1'b1;
+                pulses_reg[48] <= 1'b1;
             end
             10'h0a2: begin
                 // 0x288 isl_reflected_1 (low word): clear
-                isl_reflected_1_clear_reg <= 1'b1;
+                pulses_reg[49] <= 1'b1;
             end
             10'h0a3: begin
                 // 0x28c isl_reflected_1 (high word): clear
-                isl_reflected_1_clear_reg <= 1'b1;
+                pulses_reg[49] <= 1'b1;
             end
             10'h0a4: begin
                 // 0x290 isl_reflected_2 (low word): clear
-                isl_reflected_2_clear_reg <= 1'b1;
+                pulses_reg[50] <= 1'b1;
             end
             10'h0a5: begin
                 // 0x294 isl_reflected_2 (high word): clear
-                isl_reflected_2_clear_reg <= 1'b1;
+                pulses_reg[50] <= 1'b1;
             end
             10'h0a6: begin
                 // 0x298 isl_reflected_3 (low word): clear
-                isl_reflected_3_clear_reg <= 1'b1;
+                pulses_reg[51] <= 1'b1;
             end
             10'h0a7: begin
                 // 0x29c isl_reflected_3 (high word): clear
-                isl_reflected_3_clear_reg <= 1'b1;
+                pulses_reg[51] <= 1'b1;
             end
             10'h0a8: begin
                 // 0x2a0 isl_passed_up_0 (low word): clear
-                isl_passed_up_0_clear_reg <= 1'b1;
+                pulses_reg[52] <= 1'b1;
             end
             10'h0a9: begin
                 // 0x2a4 isl_passed_up_0 (high word): clear
-                isl_passed_up_0_clear_reg <= 1'b1;
+                pulses_reg[52] <= 1'b1;
             end
             10'h0aa: begin
                 // 0x2a8 isl_passed_up_1 (low word): clear
-                isl_passed_up_1_clear_reg <= 1'b1;
+                pulses_reg[53] <= 1'b1;
             end
             10'h0ab: begin
                 // 0x2ac isl_passed_up_1 (high word): clear
-                isl_passed_up_1_clear_reg <= 1'b1;
+                pulses_reg[53] <= 1'b1;
             end
             10'h0ac: begin
                 // 0x2b0 isl_passed_up_2 (low word): clear
-                isl_passed_up_2_clear_reg <= 1'b1;
+                pulses_reg[54] <= 1'b1;
             end
             10'h0ad: begin
                 // 0x2b4 isl_passed_up_2 (high word): clear
-                isl_passed_up_2_clear_reg <= 1'b1;
+                pulses_reg[54] <= 1'b1;
             end
             10'h0ae: begin
                 // 0x2b8 isl_passed_up_3 (low word): clear
-                isl_passed_up_3_clear_reg <= 1'b1;
+                pulses_reg[55] <= 1'b1;
             end
             10'h0af: begin
                 // 0x2bc isl_passed_up_3 (high word): clear
-                isl_passed_up_3_clear_reg <= 1'b1;
+                pulses_reg[55] <= 1'b1;
             end
             default: begin
                 // unmapped or read-only
@@ -1466,62 +1358,7 @@ always @(posedge clk) begin
         aw_valid_reg <= 1'b0;
         w_valid_reg <= 1'b0;
         s_axil_bvalid_reg <= 1'b0;
-        dm_stamped_0_clear_reg <= 1'b0;
-        dm_stamped_1_clear_reg <= 1'b0;
-        dm_stamped_2_clear_reg <= 1'b0;
-        dm_stamped_3_clear_reg <= 1'b0;
-        dm_answered_0_clear_reg <= 1'b0;
-        dm_answered_1_clear_reg <= 1'b0;
-        dm_answered_2_clear_reg <= 1'b0;
-        dm_answered_3_clear_reg <= 1'b0;
-        dm_replies_sent_0_clear_reg <= 1'b0;
-        dm_replies_sent_1_clear_reg <= 1'b0;
-        dm_replies_sent_2_clear_reg <= 1'b0;
-        dm_replies_sent_3_clear_reg <= 1'b0;
-        dm_passed_up_0_clear_reg <= 1'b0;
-        dm_passed_up_1_clear_reg <= 1'b0;
-        dm_passed_up_2_clear_reg <= 1'b0;
-        dm_passed_up_3_clear_reg <= 1'b0;
-        dm_malformed_0_clear_reg <= 1'b0;
-        dm_malformed_1_clear_reg <= 1'b0;
-        dm_malformed_2_clear_reg <= 1'b0;
-        dm_malformed_3_clear_reg <= 1'b0;
-        headroom_stamped_0_clear_reg <= 1'b0;
-        headroom_stamped_1_clear_reg <= 1'b0;
-        headroom_stamped_2_clear_reg <= 1'b0;
-        headroom_stamped_3_clear_reg <= 1'b0;
-        headroom_answered_0_clear_reg <= 1'b0;
-        headroom_answered_1_clear_reg <= 1'b0;
-        headroom_answered_2_clear_reg <= 1'b0;
-        headroom_answered_3_clear_reg <= 1'b0;
-        headroom_replies_sent_0_clear_reg <= 1'b0;
-        headroom_replies_sent_1_clear_reg <= 1'b0;
-        headroom_replies_sent_2_clear_reg <= 1'b0;
-        headroom_replies_sent_3_clear_reg <= 1'b0;
-        headroom_passed_up_0_clear_reg <= 1'b0;
-        headroom_passed_up_1_clear_reg <= 1'b0;
-        headroom_passed_up_2_clear_reg <= 1'b0;
-        headroom_passed_up_3_clear_reg <= 1'b0;
-        headroom_malformed_0_clear_reg <= 1'b0;
-        headroom_malformed_1_clear_reg <= 1'b0;
-        headroom_malformed_2_clear_reg <= 1'b0;
-        headroom_malformed_3_clear_reg <= 1'b0;
-        isl_t0_stamped_0_clear_reg <= 1'b0;
-        isl_t0_stamped_1_clear_reg <= 1'b0;
-        isl_t0_stamped_2_clear_reg <= 1'b0;
-        isl_t0_stamped_3_clear_reg <= 1'b0;
-        isl_t1_stamped_0_clear_reg <= 1'b0;
-        isl_t1_stamped_1_clear_reg <= 1'b0;
-        isl_t1_stamped_2_clear_reg <= 1'b0;
-        isl_t1_stamped_3_clear_reg <= 1'b0;
-        isl_reflected_0_clear_reg <= 1'b0;
-        isl_reflected_1_clear_reg <= 1'b0;
-        isl_reflected_2_clear_reg <= 1'b0;
-        isl_reflected_3_clear_reg <= 1'b0;
-        isl_passed_up_0_clear_reg <= 1'b0;
-        isl_passed_up_1_clear_reg <= 1'b0;
-        isl_passed_up_2_clear_reg <= 1'b0;
-        isl_passed_up_3_clear_reg <= 1'b0;
+        pulses_reg <= 56'd0;
         control_0_dm_enable_reg <= 1'b0;
         control_0_dm_responder_reg <= 1'b0;
         control_0_dm_level_reg <= 3'h0;

@@ -452,6 +452,9 @@ reg        s_axil_rvalid_reg = 1'b0;
 reg [31:0] s_axil_rdata_reg = 32'd0;
 reg [1:0]  s_axil_rresp_reg = 2'b00;
 
+// pulse outputs, high for one clock after their write
+reg [62:0] pulses_reg = 63'd0;
+
 // registers
 // 0x010 queue_limit_0 (rw)
 reg [19:0] queue_limit_0_reg = 20'h00f42;
@@ -470,172 +473,116 @@ reg [19:0] queue_limit_6_reg = 20'h00f42;
 // 0x02c queue_limit_7 (rw)
 reg [19:0] queue_limit_7_reg = 20'h00f42;
 // 0x100 peak_occupancy_0 (counter)
-reg        peak_occupancy_0_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_0_latch_reg = 32'h00000000;
 // 0x108 peak_occupancy_1 (counter)
-reg        peak_occupancy_1_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_1_latch_reg = 32'h00000000;
 // 0x110 peak_occupancy_2 (counter)
-reg        peak_occupancy_2_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_2_latch_reg = 32'h00000000;
 // 0x118 peak_occupancy_3 (counter)
-reg        peak_occupancy_3_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_3_latch_reg = 32'h00000000;
 // 0x120 peak_occupancy_4 (counter)
-reg        peak_occupancy_4_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_4_latch_reg = 32'h00000000;
 // 0x128 peak_occupancy_5 (counter)
-reg        peak_occupancy_5_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_5_latch_reg = 32'h00000000;
 // 0x130 peak_occupancy_6 (counter)
-reg        peak_occupancy_6_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_6_latch_reg = 32'h00000000;
 // 0x138 peak_occupancy_7 (counter)
-reg        peak_occupancy_7_clear_reg = 1'b0;
 reg [31:0] peak_occupancy_7_latch_reg = 32'h00000000;
 // 0x140 frames_stored_0 (counter)
-reg        frames_stored_0_clear_reg = 1'b0;
 reg [31:0] frames_stored_0_latch_reg = 32'h00000000;
 // 0x148 frames_stored_1 (counter)
-reg        frames_stored_1_clear_reg = 1'b0;
 reg [31:0] frames_stored_1_latch_reg = 32'h00000000;
 // 0x150 frames_stored_2 (counter)
-reg        frames_stored_2_clear_reg = 1'b0;
 reg [31:0] frames_stored_2_latch_reg = 32'h00000000;
 // 0x158 frames_stored_3 (counter)
-reg        frames_stored_3_clear_reg = 1'b0;
 reg [31:0] frames_stored_3_latch_reg = 32'h00000000;
 // 0x160 frames_stored_4 (counter)
-reg        frames_stored_4_clear_reg = 1'b0;
 reg [31:0] frames_stored_4_latch_reg = 32'h00000000;
 // 0x168 frames_stored_5 (counter)
-reg        frames_stored_5_clear_reg = 1'b0;
 reg [31:0] frames_stored_5_latch_reg = 32'h00000000;
 // 0x170 frames_stored_6 (counter)
-reg        frames_stored_6_clear_reg = 1'b0;
 reg [31:0] frames_stored_6_latch_reg = 32'h00000000;
 // 0x178 frames_stored_7 (counter)
-reg        frames_stored_7_clear_reg = 1'b0;
 reg [31:0] frames_stored_7_latch_reg = 32'h00000000;
 // 0x180 bytes_stored_0 (counter)
-reg        bytes_stored_0_clear_reg = 1'b0;
 reg [31:0] bytes_stored_0_latch_reg = 32'h00000000;
 // 0x188 bytes_stored_1 (counter)
-reg        bytes_stored_1_clear_reg = 1'b0;
 reg [31:0] bytes_stored_1_latch_reg = 32'h00000000;
 // 0x190 bytes_stored_2 (counter)
-reg        bytes_stored_2_clear_reg = 1'b0;
 reg [31:0] bytes_stored_2_latch_reg = 32'h00000000;
 // 0x198 bytes_stored_3 (counter)
-reg        bytes_stored_3_clear_reg = 1'b0;
 reg [31:0] bytes_stored_3_latch_reg = 32'h00000000;
 // 0x1a0 bytes_stored_4 (counter)
-reg        bytes_stored_4_clear_reg = 1'b0;
 reg [31:0] bytes_stored_4_latch_reg = 32'h00000000;
 // 0x1a8 bytes_stored_5 (counter)
-reg        bytes_stored_5_clear_reg = 1'b0;
 reg [31:0] bytes_stored_5_latch_reg = 32'h00000000;
 // 0x1b0 bytes_stored_6 (counter)
-reg        bytes_stored_6_clear_reg = 1'b0;
 reg [31:0] bytes_stored_6_latch_reg = 32'h00000000;
 // 0x1b8 bytes_stored_7 (counter)
-reg        bytes_stored_7_clear_reg = 1'b0;
 reg [31:0] bytes_stored_7_latch_reg = 32'h00000000;
 // 0x1c0 frames_removed_0 (counter)
-reg        frames_removed_0_clear_reg = 1'b0;
 reg [31:0] frames_removed_0_latch_reg = 32'h00000000;
 // 0x1c8 frames_removed_1 (counter)
-reg        frames_removed_1_clear_reg = 1'b0;
 reg [31:0] frames_removed_1_latch_reg = 32'h00000000;
 // 0x1d0 frames_removed_2 (counter)
-reg        frames_removed_2_clear_reg = 1'b0;
 reg [31:0] frames_removed_2_latch_reg = 32'h00000000;
 // 0x1d8 frames_removed_3 (counter)
-reg        frames_removed_3_clear_reg = 1'b0;
 reg [31:0] frames_removed_3_latch_reg = 32'h00000000;
 // 0x1e0 frames_removed_4 (counter)
-reg        frames_removed_4_clear_reg = 1'b0;
 reg [31:0] frames_removed_4_latch_reg = 32'h00000000;
 // 0x1e8 frames_removed_5 (counter)
-reg        frames_removed_5_clear_reg = 1'b0;
 reg [31:0] frames_removed_5_latch_reg = 32'h00000000;
 // 0x1f0 frames_removed_6 (counter)
-reg        frames_removed_6_clear_reg = 1'b0;
 reg [31:0] frames_removed_6_latch_reg = 32'h00000000;
 // 0x1f8 frames_removed_7 (counter)
-reg        frames_removed_7_clear_reg = 1'b0;
 reg [31:0] frames_removed_7_latch_reg = 32'h00000000;
 // 0x200 bytes_removed_0 (counter)
-reg        bytes_removed_0_clear_reg = 1'b0;
 reg [31:0] bytes_removed_0_latch_reg = 32'h00000000;
 // 0x208 bytes_removed_1 (counter)
-reg        bytes_removed_1_clear_reg = 1'b0;
 reg [31:0] bytes_removed_1_latch_reg = 32'h00000000;
 // 0x210 bytes_removed_2 (counter)
-reg        bytes_removed_2_clear_reg = 1'b0;
 reg [31:0] bytes_removed_2_latch_reg = 32'h00000000;
 // 0x218 bytes_removed_3 (counter)
-reg        bytes_removed_3_clear_reg = 1'b0;
 reg [31:0] bytes_removed_3_latch_reg = 32'h00000000;
 // 0x220 bytes_removed_4 (counter)
-reg        bytes_removed_4_clear_reg = 1'b0;
 reg [31:0] bytes_removed_4_latch_reg = 32'h00000000;
 // 0x228 bytes_removed_5 (counter)
-reg        bytes_removed_5_clear_reg = 1'b0;
 reg [31:0] bytes_removed_5_latch_reg = 32'h00000000;
 // 0x230 bytes_removed_6 (counter)
-reg        bytes_removed_6_clear_reg = 1'b0;
 reg [31:0] bytes_removed_6_latch_reg = 32'h00000000;
 // 0x238 bytes_removed_7 (counter)
-reg        bytes_removed_7_clear_reg = 1'b0;
 reg [31:0] bytes_removed_7_latch_reg = 32'h00000000;
 // 0x240 frames_dropped_0 (counter)
-reg        frames_dropped_0_clear_reg = 1'b0;
 reg [31:0] frames_dropped_0_latch_reg = 32'h00000000;
 // 0x248 frames_dropped_1 (counter)
-reg        frames_dropped_1_clear_reg = 1'b0;
 reg [31:0] frames_dropped_1_latch_reg = 32'h00000000;
 // 0x250 frames_dropped_2 (counter)
-reg        frames_dropped_2_clear_reg = 1'b0;
 reg [31:0] frames_dropped_2_latch_reg = 32'h00000000;
 // 0x258 frames_dropped_3 (counter)
-reg        frames_dropped_3_clear_reg = 1'b0;
 reg [31:0] frames_dropped_3_latch_reg = 32'h00000000;
 // 0x260 frames_dropped_4 (counter)
-reg        frames_dropped_4_clear_reg = 1'b0;
 reg [31:0] frames_dropped_4_latch_reg = 32'h00000000;
 // 0x268 frames_dropped_5 (counter)
-reg        frames_dropped_5_clear_reg = 1'b0;
 reg [31:0] frames_dropped_5_latch_reg = 32'h00000000;
 // 0x270 frames_dropped_6 (counter)
-reg        frames_dropped_6_clear_reg = 1'b0;
 reg [31:0] frames_dropped_6_latch_reg = 32'h00000000;
 // 0x278 frames_dropped_7 (counter)
-reg        frames_dropped_7_clear_reg = 1'b0;
 reg [31:0] frames_dropped_7_latch_reg = 32'h00000000;
 // 0x280 bytes_dropped_0 (counter)
-reg        bytes_dropped_0_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_0_latch_reg = 32'h00000000;
 // 0x288 bytes_dropped_1 (counter)
-reg        bytes_dropped_1_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_1_latch_reg = 32'h00000000;
 // 0x290 bytes_dropped_2 (counter)
-reg        bytes_dropped_2_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_2_latch_reg = 32'h00000000;
 // 0x298 bytes_dropped_3 (counter)
-reg        bytes_dropped_3_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_3_latch_reg = 32'h00000000;
 // 0x2a0 bytes_dropped_4 (counter)
-reg        bytes_dropped_4_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_4_latch_reg = 32'h00000000;
 // 0x2a8 bytes_dropped_5 (counter)
-reg        bytes_dropped_5_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_5_latch_reg = 32'h00000000;
 // 0x2b0 bytes_dropped_6 (counter)
-reg        bytes_dropped_6_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_6_latch_reg = 32'h00000000;
 // 0x2b8 bytes_dropped_7 (counter)
-reg        bytes_dropped_7_clear_reg = 1'b0;
 reg [31:0] bytes_dropped_7_latch_reg = 32'h00000000;
 // 0x300 ageing_time (rw)
 reg [15:0] ageing_time_reg = 16'h012c;
@@ -649,27 +596,19 @@ reg [15:0] table_mac_latch_reg = 16'h0000;
 reg [2:0]  table_entry_port_reg = 3'h0;
 reg        table_entry_valid_reg = 1'b0;
 reg        table_entry_static_reg = 1'b0;
-// 0x314 table_command (pulse)
-reg        table_command_write_reg = 1'b0;
 // 0x318 table_read_mac (ro)
 reg [31:0] table_read_mac_latch_reg = 32'h00000000;
 // 0x340 frames_looked_up (counter)
-reg        frames_looked_up_clear_reg = 1'b0;
 reg [31:0] frames_looked_up_latch_reg = 32'h00000000;
 // 0x348 frames_flooded (counter)
-reg        frames_flooded_clear_reg = 1'b0;
 reg [31:0] frames_flooded_latch_reg = 32'h00000000;
 // 0x350 frames_filtered (counter)
-reg        frames_filtered_clear_reg = 1'b0;
 reg [31:0] frames_filtered_latch_reg = 32'h00000000;
 // 0x358 frames_too_short (counter)
-reg        frames_too_short_clear_reg = 1'b0;
 reg [31:0] frames_too_short_latch_reg = 32'h00000000;
 // 0x360 entries_learned (counter)
-reg        entries_learned_clear_reg = 1'b0;
 reg [31:0] entries_learned_latch_reg = 32'h00000000;
 // 0x368 entries_aged_out (counter)
-reg        entries_aged_out_clear_reg = 1'b0;
 reg [31:0] entries_aged_out_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
@@ -695,142 +634,80 @@ assign queue_limit_4 = queue_limit_4_reg;
 assign queue_limit_5 = queue_limit_5_reg;
 assign queue_limit_6 = queue_limit_6_reg;
 assign queue_limit_7 = queue_limit_7_reg;
-assign peak_occupancy_0_clear = peak_occupancy_0_clear_reg;
-assign peak_occupancy_1_clear = peak_occupancy_1_clear_reg;
-assign peak_occupancy_2_clear = peak_occupancy_2_clear_reg;
-assign peak_occupancy_3_clear = peak_occupancy_3_clear_reg;
-assign peak_occupancy_4_clear = peak_occupancy_4_clear_reg;
-assign peak_occupancy_5_clear = peak_occupancy_5_clear_reg;
-assign peak_occupancy_6_clear = peak_occupancy_6_clear_reg;
-assign peak_occupancy_7_clear = peak_occupancy_7_clear_reg;
-assign frames_stored_0_clear = frames_stored_0_clear_reg;
-assign frames_stored_1_clear = frames_stored_1_clear_reg;
-assign frames_stored_2_clear = frames_stored_2_clear_reg;
-assign frames_stored_3_clear = frames_stored_3_clear_reg;
-assign frames_stored_4_clear = frames_stored_4_clear_reg;
-assign frames_stored_5_clear = frames_stored_5_clear_reg;
-assign frames_stored_6_clear = frames_stored_6_clear_reg;
-assign frames_stored_7_clear = frames_stored_7_clear_reg;
-assign bytes_stored_0_clear = bytes_stored_0_clear_reg;
-assign bytes_stored_1_clear = bytes_stored_1_clear_reg;
-assign bytes_stored_2_clear = bytes_stored_2_clear_reg;
-assign bytes_stored_3_clear = bytes_stored_3_clear_reg;
-assign bytes_stored_4_clear = bytes_stored_4_clear_reg;
-assign bytes_stored_5_clear = bytes_stored_5_clear_reg;
-assign bytes_stored_6_clear = bytes_stored_6_clear_reg;
-assign bytes_stored_7_clear = bytes_stored_7_clear_reg;
-assign frames_removed_0_clear = frames_removed_0_clear_reg;
-assign frames_removed_1_clear = frames_removed_1_clear_reg;
-assign frames_removed_2_clear = frames_removed_2_clear_reg;
-assign frames_removed_3_clear = frames_removed_3_clear_reg;
-assign frames_removed_4_clear = frames_removed_4_clear_reg;
-assign frames_removed_5_clear = frames_removed_5_clear_reg;
-assign frames_removed_6_clear = frames_removed_6_clear_reg;
-assign frames_removed_7_clear = frames_removed_7_clear_reg;
-assign bytes_removed_0_clear = bytes_removed_0_clear_reg;
-assign bytes_removed_1_clear = bytes_removed_1_clear_reg;
-assign bytes_removed_2_clear = bytes_removed_2_clear_reg;
-assign bytes_removed_3_clear = bytes_removed_3_clear_reg;
-assign bytes_removed_4_clear = bytes_removed_4_clear_reg;
-assign bytes_removed_5_clear = bytes_removed_5_clear_reg;
-assign bytes_removed_6_clear = bytes_removed_6_clear_reg;
-assign bytes_removed_7_clear = bytes_removed_7_clear_reg;
-assign frames_dropped_0_clear = frames_dropped_0_clear_reg;
-assign frames_dropped_1_clear = frames_dropped_1_clear_reg;
-assign frames_dropped_2_clear = frames_dropped_2_clear_reg;
-assign frames_dropped_3_clear = frames_dropped_3_clear_reg;
-assign frames_dropped_4_clear = frames_dropped_4_clear_reg;
-assign frames_dropped_5_clear = frames_dropped_5_clear_reg;
-assign frames_dropped_6_clear = frames_dropped_6_clear_reg;
-assign frames_dropped_7_clear = frames_dropped_7_clear_reg;
-assign bytes_dropped_0_clear = bytes_dropped_0_clear_reg;
-assign bytes_dropped_1_clear = bytes_dropped_1_clear_reg;
-assign bytes_dropped_2_clear = bytes_dropped_2_clear_reg;
-assign bytes_dropped_3_clear = bytes_dropped_3_clear_reg;
-assign bytes_dropped_4_clear = bytes_dropped_4_clear_reg;
-assign bytes_dropped_5_clear = bytes_dropped_5_clear_reg;
-assign bytes_dropped_6_clear = bytes_dropped_6_clear_reg;
-assign bytes_dropped_7_clear = bytes_dropped_7_clear_reg;
+assign peak_occupancy_0_clear = pulses_reg[0];
+assign peak_occupancy_1_clear = pulses_reg[1];
+assign peak_occupancy_2_clear = pulses_reg[2];
+assign peak_occupancy_3_clear = pulses_reg[3];
+assign peak_occupancy_4_clear = pulses_reg[4];
+assign peak_occupancy_5_clear = pulses_reg[5];
+assign peak_occupancy_6_clear = pulses_reg[6];
+assign peak_occupancy_7_clear = pulses_reg[7];
+assign frames_stored_0_clear = pulses_reg[8];
+assign frames_stored_1_clear = pulses_reg[9];
+assign frames_stored_2_clear = pulses_reg[10];
+assign frames_stored_3_clear = pulses_reg[11];
+assign frames_stored_4_clear = pulses_reg[12];
+assign frames_stored_5_clear = pulses_reg[13];
+assign frames_stored_6_clear = pulses_reg[14];
+assign frames_stored_7_clear = pulses_reg[15];
+assign bytes_stored_0_clear = pulses_reg[16];
+assign bytes_stored_1_clear = pulses_reg[17];
+assign bytes_stored_2_clear = pulses_reg[18];
+assign bytes_stored_3_clear = pulses_reg[19];
+assign bytes_stored_4_clear = pulses_reg[20];
+assign bytes_stored_5_clear = pulses_reg[21];
+assign bytes_stored_6_clear = pulses_reg[22];
+assign bytes_stored_7_clear = pulses_reg[23];
+assign frames_removed_0_clear = pulses_reg[24];
+assign frames_removed_1_clear = pulses_reg[25];
+assign frames_removed_2_clear = pulses_reg[26];
+assign frames_removed_3_clear = pulses_reg[27];
+assign frames_removed_4_clear = pulses_reg[28];
+assign frames_removed_5_clear = pulses_reg[29];
+assign frames_removed_6_clear = pulses_reg[30];
+assign frames_removed_7_clear = pulses_reg[31];
+assign bytes_removed_0_clear = pulses_reg[32];
+assign bytes_removed_1_clear = pulses_reg[33];
+assign bytes_removed_2_clear = pulses_reg[34];
+assign bytes_removed_3_clear = pulses_reg[35];
+assign bytes_removed_4_clear = pulses_reg[36];
+assign bytes_removed_5_clear = pulses_reg[37];
+assign bytes_removed_6_clear = pulses_reg[38];
+assign bytes_removed_7_clear = pulses_reg[39];
+assign frames_dropped_0_clear = pulses_reg[40];
+assign frames_dropped_1_clear = pulses_reg[41];
+assign frames_dropped_2_clear = pulses_reg[42];
+assign frames_dropped_3_clear = pulses_reg[43];
+assign frames_dropped_4_clear = pulses_reg[44];
+assign frames_dropped_5_clear = pulses_reg[45];
+assign frames_dropped_6_clear = pulses_reg[46];
+assign frames_dropped_7_clear = pulses_reg[47];
+assign bytes_dropped_0_clear = pulses_reg[48];
+assign bytes_dropped_1_clear = pulses_reg[49];
+assign bytes_dropped_2_clear = pulses_reg[50];
+assign bytes_dropped_3_clear = pulses_reg[51];
+assign bytes_dropped_4_clear = pulses_reg[52];
+assign bytes_dropped_5_clear = pulses_reg[53];
+assign bytes_dropped_6_clear = pulses_reg[54];
+assign bytes_dropped_7_clear = pulses_reg[55];
 assign ageing_time = ageing_time_reg;
 assign table_index = table_index_reg;
 assign table_mac = table_mac_reg;
 assign table_entry_port = table_entry_port_reg;
 assign table_entry_valid = table_entry_valid_reg;
 assign table_entry_static = table_entry_static_reg;
-assign table_command_write = table_command_write_reg;
-assign frames_looked_up_clear = frames_looked_up_clear_reg;
-assign frames_flooded_clear = frames_flooded_clear_reg;
-assign frames_filtered_clear = frames_filtered_clear_reg;
-assign frames_too_short_clear = frames_too_short_clear_reg;
-assign entries_learned_clear = entries_learned_clear_reg;
-assign entries_aged_out_clear = entries_aged_out_clear_reg;
+assign table_command_write = pulses_reg[56];
+assign frames_looked_up_clear = pulses_reg[57];
+assign frames_flooded_clear = pulses_reg[58];
+assign frames_filtered_clear = pulses_reg[59];
+assign frames_too_short_clear = pulses_reg[60];
+assign entries_learned_clear = pulses_reg[61];
+assign entries_aged_out_clear = pulses_reg[62];
 
 // write
 always @(posedge clk) begin
     // pulses last one clock
-    peak_occupancy_0_clear_reg <= 1'b0;
-    peak_occupancy_1_clear_reg <= 1'b0;
-    peak_occupancy_2_clear_reg <= 1'b0;
-    peak_occupancy_3_clear_reg <= 1'b0;
-    peak_occupancy_4_clear_reg <= 1'b0;
-    peak_occupancy_5_clear_reg <= 1'b0;
-    peak_occupancy_6_clear_reg <= 1'b0;
-    peak_occupancy_7_clear_reg <= 1'b0;
-    frames_stored_0_clear_reg <= 1'b0;
-    frames_stored_1_clear_reg <= 1'b0;
-    frames_stored_2_clear_reg <= 1'b0;
-    frames_stored_3_clear_reg <= 1'b0;
-    frames_stored_4_clear_reg <= 1'b0;
-    frames_stored_5_clear_reg <= 1'b0;
-    frames_stored_6_clear_reg <= 1'b0;
-    frames_stored_7_clear_reg <= 1'b0;
-    bytes_stored_0_clear_reg <= 1'b0;
-    bytes_stored_1_clear_reg <= 1'b0;
-    bytes_stored_2_clear_reg <= 1'b0;
-    bytes_stored_3_clear_reg <= 1'b0;
-    bytes_stored_4_clear_reg <= 1'b0;
-    bytes_stored_5_clear_reg <= 1'b0;
-    bytes_stored_6_clear_reg <= 1'b0;
-    bytes_stored_7_clear_reg <= 1'b0;
-    frames_removed_0_clear_reg <= 1'b0;
-    frames_removed_1_clear_reg <= 1'b0;
-    frames_removed_2_clear_reg <= 1'b0;
-    frames_removed_3_clear_reg <= 1'b0;
-    frames_removed_4_clear_reg <= 1'b0;
-    frames_removed_5_clear_reg <= 1'b0;
-    frames_removed_6_clear_reg <= 1'b0;
-    frames_removed_7_clear_reg <= 1'b0;
-    bytes_removed_0_clear_reg <= 1'b0;
-    bytes_removed_1_clear_reg <= 1'b0;
-    bytes_removed_2_clear_reg <= 1'b0;
-    bytes_removed_3_clear_reg <= 1'b0;
-    bytes_removed_4_clear_reg <= 1'b0;
-    bytes_removed_5_clear_reg <= 1'b0;
-    bytes_removed_6_clear_reg <= 1'b0;
-    bytes_removed_7_clear_reg <= 1'b0;
-    frames_dropped_0_clear_reg <= 1'b0;
-    frames_dropped_1_clear_reg <= 1'b0;
-    frames_dropped_2_clear_reg <= 1'b0;
-    frames_dropped_3_clear_reg <= 1'b0;
-    frames_dropped_4_clear_reg <= 1'b0;
-    frames_dropped_5_clear_reg <= 1'b0;
-    frames_dropped_6_clear_reg <= 1'b0;
-    frames_dropped_7_clear_reg <= 1'b0;
-    bytes_dropped_0_clear_reg <= 1'b0;
-    bytes_dropped_1_clear_reg <= 1'b0;
-    bytes_dropped_2_clear_reg <= 1'b0;
-    bytes_dropped_3_clear_reg <= 1'b0;
-    bytes_dropped_4_clear_reg <= 1'b0;
-    bytes_dropped_5_clear_reg <= 1'b0;
-    bytes_dropped_6_clear_reg <= 1'b0;
-    bytes_dropped_7_clear_reg <= 1'b0;
-    table_command_write_reg <= 1'b0;
-    frames_looked_up_clear_reg <= 1'b0;
-    frames_flooded_clear_reg <= 1'b0;
-    frames_filtered_clear_reg <= 1'b0;
-    frames_too_short_clear_reg <= 1'b0;
-    entries_learned_clear_reg <= 1'b0;
-    entries_aged_out_clear_reg <= 1'b0;
+    pulses_reg <= 63'd0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -904,451 +781,451 @@ always @(posedge clk) begin
             end
             10'h040: begin
                 // 0x100 peak_occupancy_0 (low word): clear
-                peak_occupancy_0_clear_reg <= 1'b1;
+                pulses_reg[0] <= 1'b1;
             end
             10'h041: begin
                 // 0x104 peak_occupancy_0 (high word): clear
-                peak_occupancy_0_clear_reg <= 1'b1;
+                pulses_reg[0] <= 1'b1;
             end
             10'h042: begin
                 // 0x108 peak_occupancy_1 (low word): clear
-                peak_occupancy_1_clear_reg <= 1'b1;
+                pulses_reg[1] <= 1'b1;
             end
             10'h043: begin
                 // 0x10c peak_occupancy_1 (high word): clear
-                peak_occupancy_1_clear_reg <= 1'b1;
+                pulses_reg[1] <= 1'b1;
             end
             10'h044: begin
                 // 0x110 peak_occupancy_2 (low word): clear
-                peak_occupancy_2_clear_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h045: begin
                 // 0x114 peak_occupancy_2 (high word): clear
-                peak_occupancy_2_clear_reg <= 1'b1;
+                pulses_reg[2] <= 1'b1;
             end
             10'h046: begin
                 // 0x118 peak_occupancy_3 (low word): clear
-                peak_occupancy_3_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h047: begin
                 // 0x11c peak_occupancy_3 (high word): clear
-                peak_occupancy_3_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h048: begin
                 // 0x120 peak_occupancy_4 (low word): clear
-                peak_occupancy_4_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h049: begin
                 // 0x124 peak_occupancy_4 (high word): clear
-                peak_occupancy_4_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h04a: begin
                 // 0x128 peak_occupancy_5 (low word): clear
-                peak_occupancy_5_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h04b: begin
                 // 0x12c peak_occupancy_5 (high word): clear
-                peak_occupancy_5_clear_reg <= 1'b1;
+                pulses_reg[5] <= 1'b1;
             end
             10'h04c: begin
                 // 0x130 peak_occupancy_6 (low word): clear
-                peak_occupancy_6_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h04d: begin
                 // 0x134 peak_occupancy_6 (high word): clear
-                peak_occupancy_6_clear_reg <= 1'b1;
+                pulses_reg[6] <= 1'b1;
             end
             10'h04e: begin
                 // 0x138 peak_occupancy_7 (low word): clear
-                peak_occupancy_7_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h04f: begin
                 // 0x13c peak_occupancy_7 (high word): clear
-                peak_occupancy_7_clear_reg <= 1'b1;
+                pulses_reg[7] <= 1'b1;
             end
             10'h050: begin
                 // 0x140 frames_stored_0 (low word): clear
-                frames_stored_0_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h051: begin
                 // 0x144 frames_stored_0 (high word): clear
-                frames_stored_0_clear_reg <= 1'b1;
+                pulses_reg[8] <= 1'b1;
             end
             10'h052: begin
                 // 0x148 frames_stored_1 (low word): clear
-                frames_stored_1_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h053: begin
                 // 0x14c frames_stored_1 (high word): clear
-                frames_stored_1_clear_reg <= 1'b1;
+                pulses_reg[9] <= 1'b1;
             end
             10'h054: begin
                 // 0x150 frames_stored_2 (low word): clear
-                frames_stored_2_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h055: begin
                 // 0x154 frames_stored_2 (high word): clear
-                frames_stored_2_clear_reg <= 1'b1;
+                pulses_reg[10] <= 1'b1;
             end
             10'h056: begin
                 // 0x158 frames_stored_3 (low word): clear
-                frames_stored_3_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h057: begin
                 // 0x15c frames_stored_3 (high word): clear
-                frames_stored_3_clear_reg <= 1'b1;
+                pulses_reg[11] <= 1'b1;
             end
             10'h058: begin
                 // 0x160 frames_stored_4 (low word): clear
-                frames_stored_4_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h059: begin
                 // 0x164 frames_stored_4 (high word): clear
-                frames_stored_4_clear_reg <= 1'b1;
+                pulses_reg[12] <= 1'b1;
             end
             10'h05a: begin
                 // 0x168 frames_stored_5 (low word): clear
-                frames_stored_5_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h05b: begin
                 // 0x16c frames_stored_5 (high word): clear
-                frames_stored_5_clear_reg <= 1'b1;
+                pulses_reg[13] <= 1'b1;
             end
             10'h05c: begin
                 // 0x170 frames_stored_6 (low word): clear
-                frames_stored_6_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h05d: begin
                 // 0x174 frames_stored_6 (high word): clear
-                frames_stored_6_clear_reg <= 1'b1;
+                pulses_reg[14] <= 1'b1;
             end
             10'h05e: begin
                 // 0x178 frames_stored_7 (low word): clear
-                frames_stored_7_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h05f: begin
                 // 0x17c frames_stored_7 (high word): clear
-                frames_stored_7_clear_reg <= 1'b1;
+                pulses_reg[15] <= 1'b1;
             end
             10'h060: begin
                 // 0x180 bytes_stored_0 (low word): clear
-                bytes_stored_0_clear_reg <= 1'b1;
+                pulses_reg[16] <= 1'b1;
             end
             10'h061: begin
                 // 0x184 bytes_stored_0 (high word): clear
-                bytes_stored_0_clear_reg <= 1'b1;
+                pulses_reg[16] <= 1'b1;
             end
             10'h062: begin
                 // 0x188 bytes_stored_1 (low word): clear
-                bytes_stored_1_clear_reg <= 1'b1;
+                pulses_reg[17] <= 1'b1;
             end
             10'h063: begin
                 // 0x18c bytes_stored_1 (high word): clear
-                bytes_stored_1_clear_reg <= 1'b1;
+                pulses_reg[17] <= 1'b1;
             end
             10'h064: begin
                 // 0x190 bytes_stored_2 (low word): clear
-                bytes_stored_2_clear_reg <= 1'b1;
+                pulses_reg[18] <= 1'b1;
             end
             10'h065: begin
                 // 0x194 bytes_stored_2 (high word): clear
-                bytes_stored_2_clear_reg <= 1'b1;
+                pulses_reg[18] <= 1'b1;
             end
             10'h066: begin
                 // 0x198 bytes_stored_3 (low word): clear
-                bytes_stored_3_clear_reg <= 1'b1;
+                pulses_reg[19] <= 1'b1;
             end
             10'h067: begin
                 // 0x19c bytes_stored_3 (high word): clear
-                bytes_stored_3_clear_reg <= 1'b1;
+                pulses_reg[19] <= 1'b1;
             end
             10'h068: begin
                 // 0x1a0 bytes_stored_4 (low word): clear
-                bytes_stored_4_clear_reg <= 1'b1;
+                pulses_reg[20] <= 1'b1;
             end
             10'h069: begin
                 // 0x1a4 bytes_stored_4 (high word): clear
-                bytes_stored_4_clear_reg <= 1'b1;
+                pulses_reg[20] <= 1'b1;
             end
             10'h06a: begin
                 // 0x1a8 bytes_stored_5 (low word): clear
-                bytes_stored_5_clear_reg <= 1'b1;
+                pulses_reg[21] <= 1'b1;
             end
             10'h06b: begin
                 // 0x1ac bytes_stored_5 (high word): clear
-                bytes_stored_5_clear_reg <= 1'b1;
+                pulses_reg[21] <= 1'b1;
             end
             10'h06c: begin
                 // 0x1b0 bytes_stored_6 (low word): clear
-                bytes_stored_6_clear_reg <= 1'b1;
+                pulses_reg[22] <= 1'b1;
             end
             10'h06d: begin
                 // 0x1b4 bytes_stored_6 (high word): clear
-                bytes_stored_6_clear_reg <= 1'b1;
+                pulses_reg[22] <= 1'b1;
             end
             10'h06e: begin
                 // 0x1b8 bytes_stored_7 (low word): clear
-                bytes_stored_7_clear_reg <= 1'b1;
+                pulses_reg[23] <= 1'b1;
             end
             10'h06f: begin
                 // 0x1bc bytes_stored_7 (high word): clear
-                bytes_stored_7_clear_reg <= 1'b1;
+                pulses_reg[23] <= 1'b1;
             end
             10'h070: begin
                 // 0x1c0 frames_removed_0 (low word): clear
-                frames_removed_0_clear_reg <= 1'b1;
+                pulses_reg[24] <= 1'b1;
             end
             10'h071: begin
                 // 0x1c4 frames_removed_0 (high word): clear
-                frames_removed_0_clear_reg <= 1'b1;
+                pulses_reg[24] <= 1'b1;
             end
             10'h072: begin
                 // 0x1c8 frames_removed_1 (low word): clear
-                frames_removed_1_clear_reg <= 1'b1;
+                pulses_reg[25] <= 1'b1;
             end
             10'h073: begin
                 // 0x1cc frames_removed_1 (high word): clear
-                frames_removed_1_clear_reg <= 1'b1;
+                pulses_reg[25] <= 1'b1;
             end
             10'h074: begin
                 // 0x1d0 frames_removed_2 (low word): clear
-                frames_removed_2_clear_reg <= 1'b1;
+                pulses_reg[26] <= 1'b1;
             end
             10'h075: begin
                 // 0x1d4 frames_removed_2 (high word): clear
-                frames_removed_2_clear_reg <= 1'b1;
+                pulses_reg[26] <= 1'b1;
             end
             10'h076: begin
                 // 0x1d8 frames_removed_3 (low word): clear
-                frames_removed_3_clear_reg <= 1'b1;
+                pulses_reg[27] <= 1'b1;
             end
             10'h077: begin
                 // 0x1dc frames_removed_3 (high word): clear
-                frames_removed_3_clear_reg <= 1'b1;
+                pulses_reg[27] <= 1'b1;
             end
             10'h078: begin
                 // 0x1e0 frames_removed_4 (low word): clear
-                frames_removed_4_clear_reg <= 1'b1;
+                pulses_reg[28] <= 1'b1;
             end
             10'h079: begin
                 // 0x1e4 frames_removed_4 (high word): clear
-                frames_removed_4_clear_reg <= 1'b1;
+                pulses_reg[28] <= 1'b1;
             end
             10'h07a: begin
                 // 0x1e8 frames_removed_5 (low word): clear
-                frames_removed_5_clear_reg <= 1'b1;
+                pulses_reg[29] <= 1'b1;
             end
             10'h07b: begin
                 // 0x1ec frames_removed_5 (high word): clear
-                frames_removed_5_clear_reg <= 1'b1;
+                pulses_reg[29] <= 1'b1;
             end
             10'h07c: begin
                 // 0x1f0 frames_removed_6 (low word): clear
-                frames_removed_6_clear_reg <= 1'b1;
+                pulses_reg[30] <= 1'b1;
             end
             10'h07d: begin
                 // 0x1f4 frames_removed_6 (high word): clear
-                frames_removed_6_clear_reg <= 1'b1;
+                pulses_reg[30] <= 1'b1;
             end
             10'h07e: begin
                 // 0x1f8 frames_removed_7 (low word): clear
-                frames_removed_7_clear_reg <= 1'b1;
+                pulses_reg[31] <= 1'b1;
             end
             10'h07f: begin
                 // 0x1fc frames_removed_7 (high word): clear
-                frames_removed_7_clear_reg <= 1'b1;
+                pulses_reg[31] <= 1'b1;
             end
             10'h080: begin
                 // 0x200 bytes_removed_0 (low word): clear
-                bytes_removed_0_clear_reg <= 1'b1;
+                pulses_reg[32] <= 1'b1;
             end
             10'h081: begin
                 // 0x204 bytes_removed_0 (high word): clear
-                bytes_removed_0_clear_reg <= 1'b1;
+                pulses_reg[32] <= 1'b1;
             end
             10'h082: begin
                 // 0x208 bytes_removed_1 (low word): clear
-                bytes_removed_1_clear_reg <= 1'b1;
+                pulses_reg[33] <= 1'b1;
             end
             10'h083: begin
                 // 0x20c bytes_removed_1 (high word): clear
-                bytes_removed_1_clear_reg <= 1'b1;
+                pulses_reg[33] <= 1'b1;
             end
             10'h084: begin
                 // 0x210 bytes_removed_2 (low word): clear
-                bytes_removed_2_clear_reg <= 1'b1;
+                pulses_reg[34] <= 1'b1;
             end
             10'h085: begin
                 // 0x214 bytes_removed_2 (high word): clear
-                bytes_removed_2_clear_reg <= 1'b1;
+                pulses_reg[34] <= 1'b1;
             end
             10'h086: begin
                 // 0x218 bytes_removed_3 (low word): clear
-                bytes_removed_3_clear_reg <= 1'b1;
+                pulses_reg[35] <= 1'b1;
             end
             10'h087: begin
                 // 0x21c bytes_removed_3 (high word): clear
-                bytes_removed_3_clear_reg <= 1'b1;
+                pulses_reg[35] <= 1'b1;
             end
             10'h088: begin
                 // 0x220 bytes_removed_4 (low word): clear
-                bytes_removed_4_clear_reg <= 1'b1;
+                pulses_reg[36] <= 1'b1;
             end
             10'h089: begin
                 // 0x224 bytes_removed_4 (high word): clear
-                bytes_removed_4_clear_reg <= 1'b1;
+                pulses_reg[36] <= 1'b1;
             end
             10'h08a: begin
                 // 0x228 bytes_removed_5 (low word): clear
-                bytes_removed_5_clear_reg <= 1'b1;
+                pulses_reg[37] <= 1'b1;
             end
             10'h08b: begin
                 // 0x22c bytes_removed_5 (high word): clear
-                bytes_removed_5_clear_reg <= 1'b1;
+                pulses_reg[37] <= 1'b1;
             end
             10'h08c: begin
                 // 0x230 bytes_removed_6 (low word): clear
-                bytes_removed_6_clear_reg <= 1'b1;
+                pulses_reg[38] <= 1'b1;
             end
             10'h08d: begin
                 // 0x234 bytes_removed_6 (high word): clear
-                bytes_removed_6_clear_reg <= 1'b1;
+                pulses_reg[38] <= 1'b1;
             end
             10'h08e: begin
                 // 0x238 bytes_removed_7 (low word): clear
-                bytes_removed_7_clear_reg <= 1'b1;
+                pulses_reg[39] <= 1'b1;
             end
             10'h08f: begin
                 // 0x23c bytes_removed_7 (high word): clear
-                bytes_removed_7_clear_reg <= 1'b1;
+                pulses_reg[39] <= 1'b1;
             end
             10'h090: begin
                 // 0x240 frames_dropped_0 (low word): clear
-                frames_dropped_0_clear_reg <= 1'b1;
+                pulses_reg[40] <= 1'b1;
             end
             10'h091: begin
                 // 0x244 frames_dropped_0 (high word): clear
-                frames_dropped_0_clear_reg <= 1'b1;
+                pulses_reg[40] <= 1'b1;
             end
             10'h092: begin
                 // 0x248 frames_dropped_1 (low word): clear
-                frames_dropped_1_clear_reg <= 1'b1;
+                pulses_reg[41] <= 1'b1;
             end
             10'h093: begin
                 // 0x24c frames_dropped_1 (high word): clear
-                frames_dropped_1_clear_reg <= 1'b1;
+                pulses_reg[41] <= 1'b1;
             end
             10'h094: begin
                 // 0x250 frames_dropped_2 (low word): clear
-                frames_dropped_2_clear_reg <= 1'b1;
+                pulses_reg[42] <= 1'b1;
             end
             10'h095: begin
                 // 0x254 frames_dropped_2 (high word): clear
-                frames_dropped_2_clear_reg <= 1'b1;
+                pulses_reg[42] <= 1'b1;
             end
             10'h096: begin
                 // 0x258 frames_dropped_3 (low word): clear
-                frames_dropped_3_clear_reg <= 1'b1;
+                pulses_reg[43] <= 1'b1;
             end
             10'h097: begin
                 // 0x25c frames_dropped_3 (high word): clear
-                frames_dropped_3_clear_reg <= 1'b1;
+                pulses_reg[43] <= 1'b1;
             end
             10'h098: begin
                 // 0x260 frames_dropped_4 (low word): clear
-                frames_dropped_4_clear_reg <= 1'b1;
+                pulses_reg[44] <= 1'b1;
             end
             10'h099: begin
                 // 0x264 frames_dropped_4 (high word): clear
-                frames_dropped_4_clear_reg <= 1'b1;
+                pulses_reg[44] <= 1'b1;
             end
             10'h09a: begin
                 // 0x268 frames_dropped_5 (low word): clear
-                frames_dropped_5_clear_reg <= 1'b1;
+                pulses_reg[45] <= 1'b1;
             end
             10'h09b: begin
                 // 0x26c frames_dropped_5 (high word): clear
-                frames_dropped_5_clear_reg <= 1'b1;
+                pulses_reg[45] <= 1'b1;
             end
             10'h09c: begin
                 // 0x270 frames_dropped_6 (low word): clear
-                frames_dropped_6_clear_reg <= 1'b1;
+                pulses_reg[46] <= 1'b1;
             end
             10'h09d: begin
                 // 0x274 frames_dropped_6 (high word): clear
-                frames_dropped_6_clear_reg <= 1'b1;
+                pulses_reg[46] <= 1'b1;
             end
             10'h09e: begin
                 // 0x278 frames_dropped_7 (low word): clear
-                frames_dropped_7_clear_reg <= 1'b1;
+                pulses_reg[47] <= 1'b1;
             end
             10'h09f: begin
                 // 0x27c frames_dropped_7 (high word): clear
-                frames_dropped_7_clear_reg <= 1'b1;
+                pulses_reg[47] <= 1'b1;
             end
             10'h0a0: begin
                 // 0x280 bytes_dropped_0 (low word): clear
-                bytes_dropped_0_clear_reg <= 1'b1;
+                pulses_reg[48] <= 1'b1;
             end
             10'h0a1: begin
                 // 0x284 bytes_dropped_0 (high word): clear
-                bytes_dropped_0_clear_reg <= 1'b1;
+                pulses_reg[48] <= 1'b1;
             end
             10'h0a2: begin
                 // 0x288 bytes_dropped_1 (low word): clear
-                bytes_dropped_1_clear_reg <= 1'b1;
+                pulses_reg[49] <= 1'b1;
             end
             10'h0a3: begin
                 // 0x28c bytes_dropped_1 (high word): clear
-                bytes_dropped_1_clear_reg <= 1'b1;
+                pulses_reg[49] <= 1'b1;
             end
             10'h0a4: begin
                 // 0x290 bytes_dropped_2 (low word): clear
-                bytes_dropped_2_clear_reg <= 1'b1;
+                pulses_reg[50] <= 1'b1;
             end
             10'h0a5: begin
                 // 0x294 bytes_dropped_2 (high word): clear
-                bytes_dropped_2_clear_reg <= 1'b1;
+                pulses_reg[50] <= 1'b1;
             end
             10'h0a6: begin
                 // 0x298 bytes_dropped_3 (low word): clear
-                bytes_dropped_3_clear_reg <= 1'b1;
+                pulses_reg[51] <= 1'b1;
             end
             10'h0a7: begin
                 // 0x29c bytes_dropped_3 (high word): clear
-                bytes_dropped_3_clear_reg <= 1'b1;
+                pulses_reg[51] <= 1'b1;
             end
             10'h0a8: begin
                 // 0x2a0 bytes_dropped_4 (low word): clear
-                bytes_dropped_4_clear_reg <= 1'b1;
+                pulses_reg[52] <= 1'b1;
             end
             10'h0a9: begin
                 // 0x2a4 bytes_dropped_4 (high word): clear
-                bytes_dropped_4_clear_reg <= 1'b1;
+                pulses_reg[52] <= 1'b1;
             end
             10'h0aa: begin
                 // 0x2a8 bytes_dropped_5 (low word): clear
-                bytes_dropped_5_clear_reg <= 1'b1;
+                pulses_reg[53] <= 1'b1;
             end
             10'h0ab: begin
                 // 0x2ac bytes_dropped_5 (high word): clear
-                bytes_dropped_5_clear_reg <= 1'b1;
+                pulses_reg[53] <= 1'b1;
             end
             10'h0ac: begin
                 // 0x2b0 bytes_dropped_6 (low word): clear
-                bytes_dropped_6_clear_reg <= 1'b1;
+                pulses_reg[54] <= 1'b1;
             end
             10'h0ad: begin
                 // 0x2b4 bytes_dropped_6 (high word): clear
-                bytes_dropped_6_clear_reg <= 1'b1;
+                pulses_reg[54] <= 1'b1;
             end
             10'h0ae: begin
                 // 0x2b8 bytes_dropped_7 (low word): clear
-                bytes_dropped_7_clear_reg <= 1'b1;
+                pulses_reg[55] <= 1'b1;
             end
             10'h0af: begin
                 // 0x2bc bytes_dropped_7 (high word): clear
-                bytes_dropped_7_clear_reg <= 1'b1;
+                pulses_reg[55] <= 1'b1;
             end
             10'h0c0: begin
                 // 0x300 ageing_time
@@ -1380,55 +1257,55 @@ always @(posedge clk) begin
             end
             10'h0c5: begin
                 // 0x314 table_command
-                if (w_strb_reg[0] && w_data_reg[0]) table_command_write_reg <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[0]) pulses_reg[56] <= 1'b1;
             end
             10'h0d0: begin
                 // 0x340 frames_looked_up (low word): clear
-                frames_looked_up_clear_reg <= 1'b1;
+                pulses_reg[57] <= 1'b1;
             end
             10'h0d1: begin
                 // 0x344 frames_looked_up (high word): clear
-                frames_looked_up_clear_reg <= 1'b1;
+                pulses_reg[57] <= 1'b1;
             end
             10'h0d2: begin
                 // 0x348 frames_flooded (low word): clear
-                frames_flooded_clear_reg <= 1'b1;
+                pulses_reg[58] <= 1'b1;
             end
             10'h0d3: begin
                 // 0x34c frames_flooded (high word): clear
-                frames_flooded_clear_reg <= 1'b1;
+                pulses_reg[58] <= 1'b1;
             end
             10'h0d4: begin
                 // 0x350 frames_filtered (low word): clear
-                frames_filtered_clear_reg <= 1'b1;
+                pulses_reg[59] <= 1'b1;
             end
             10'h0d5: begin
                 // 0x354 frames_filtered (high word): clear
-                frames_filtered_clear_reg <= 1'b1;
+                pulses_reg[59] <= 1'b1;
             end
             10'h0d6: begin
                 // 0x358 frames_too_short (low word): clear
-                frames_too_short_clear_reg <= 1'b1;
+                pulses_reg[60] <= 1'b1;
             end
             10'h0d7: begin
                 // 0x35c frames_too_short (high word): clear
-                frames_too_short_clear_reg <= 1'b1;
+                pulses_reg[60] <= 1'b1;
             end
             10'h0d8: begin
                 // 0x360 entries_learned (low word): clear
-                entries_learned_clear_reg <= 1'b1;
+                pulses_reg[61] <= 1'b1;
             end
             10'h0d9: begin
                 // 0x364 entries_learned (high word): clear
-                entries_learned_clear_reg <= 1'b1;
+                pulses_reg[61] <= 1'b1;
             end
             10'h0da: begin
                 // 0x368 entries_aged_out (low word): clear
-                entries_aged_out_clear_reg <= 1'b1;
+                pulses_reg[62] <= 1'b1;
             end
             10'h0db: begin
                 // 0x36c entries_aged_out (high word): clear
-                entries_aged_out_clear_reg <= 1'b1;
+                pulses_reg[62] <= 1'b1;
             end
             default: begin
                 // unmapped or read-only
@@ -1441,69 +1318,7 @@ always @(posedge clk) begin
         aw_valid_reg <= 1'b0;
         w_valid_reg <= 1'b0;
         s_axil_bvalid_reg <= 1'b0;
-        peak_occupancy_0_clear_reg <= 1'b0;
-        peak_occupancy_1_clear_reg <= 1'b0;
-        peak_occupancy_2_clear_reg <= 1'b0;
-        peak_occupancy_3_clear_reg <= 1'b0;
-        peak_occupancy_4_clear_reg <= 1'b0;
-        peak_occupancy_5_clear_reg <= 1'b0;
-        peak_occupancy_6_clear_reg <= 1'b0;
-        peak_occupancy_7_clear_reg <= 1'b0;
-        frames_stored_0_clear_reg <= 1'b0;
-        frames_stored_1_clear_reg <= 1'b0;
-        frames_stored_2_clear_reg <= 1'b0;
-        frames_stored_3_clear_reg <= 1'b0;
-        frames_stored_4_clear_reg <= 1'b0;
-        frames_stored_5_clear_reg <= 1'b0;
-        frames_stored_6_clear_reg <= 1'b0;
-        frames_stored_7_clear_reg <= 1'b0;
-        bytes_stored_0_clear_reg <= 1'b0;
-        bytes_stored_1_clear_reg <= 1'b0;
-        bytes_stored_2_clear_reg <= 1'b0;
-        bytes_stored_3_clear_reg <= 1'b0;
-        bytes_stored_4_clear_reg <= 1'b0;
-        bytes_stored_5_clear_reg <= 1'b0;
-        bytes_stored_6_clear_reg <= 1'b0;
-        bytes_stored_7_clear_reg <= 1'b0;
-        frames_removed_0_clear_reg <= 1'b0;
-        frames_removed_1_clear_reg <= 1'b0;
-        frames_removed_2_clear_reg <= 1'b0;
-        frames_removed_3_clear_reg <= 1'b0;
-        frames_removed_4_clear_reg <= 1'b0;
-        frames_removed_5_clear_reg <= 1'b0;
-        frames_removed_6_clear_reg <= 1'b0;
-        frames_removed_7_clear_reg <= 1'b0;
-        bytes_removed_0_clear_reg <= 1'b0;
-        bytes_removed_1_clear_reg <= 1'b0;
-        bytes_removed_2_clear_reg <= 1'b0;
-        bytes_removed_3_clear_reg <= 1'b0;
-        bytes_removed_4_clear_reg <= 1'b0;
-        bytes_removed_5_clear_reg <= 1'b0;
-        bytes_removed_6_clear_reg <= 1'b0;
-        bytes_removed_7_clear_reg <= 1'b0;
-        frames_dropped_0_clear_reg <= 1'b0;
-        frames_dropped_1_clear_reg <= 1'b0;
-        frames_dropped_2_clear_reg <= 1'b0;
-        frames_dropped_3_clear_reg <= 1'b0;
-        frames_dropped_4_clear_reg <= 1'b0;
-        frames_dropped_5_clear_reg <= 1'b0;
-        frames_dropped_6_clear_reg <= 1'b0;
-        frames_dropped_7_clear_reg <= 1'b0;
-        bytes_dropped_0_clear_reg <= 1'b0;
-        bytes_dropped_1_clear_reg <= 1'b0;
-        bytes_dropped_2_clear_reg <= 1'b0;
-        bytes_dropped_3_clear_reg <= 1'b0;
-        bytes_dropped_4_clear_reg <= 1'b0;
-        bytes_dropped_5_clear_reg <= 1'b0;
-        bytes_dropped_6_clear_reg <= 1'b0;
-        bytes_dropped_7_clear_reg <= 1'b0;
-        table_command_write_reg <= 1'b0;
-        frames_looked_up_clear_reg <= 1'b0;
-        frames_flooded_clear_reg <= 1'b0;
-        frames_filtered_clear_reg <= 1'b0;
-        frames_too_short_clear_reg <= 1'b0;
-        entries_learned_clear_reg <= 1'b0;
-        entries_aged_out_clear_reg <= 1'b0;
+        pulses_reg <= 63'd0;
         queue_limit_0_reg <= 20'h00f42;
         queue_limit_1_reg <= 20'h00f42;
         queue_limit_2_reg <= 20'h00f42;

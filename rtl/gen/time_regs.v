@@ -133,11 +133,10 @@ reg        s_axil_rvalid_reg = 1'b0;
 reg [31:0] s_axil_rdata_reg = 32'd0;
 reg [1:0]  s_axil_rresp_reg = 2'b00;
 
+// pulse outputs, high for one clock after their write
+reg [4:0] pulses_reg = 5'd0;
+
 // registers
-// 0x008 command (pulse)
-reg        command_latch_reg = 1'b0;
-reg        command_set_reg = 1'b0;
-reg        command_step_reg = 1'b0;
 // 0x00c trim (rw)
 reg [31:0] trim_reg = 32'h00000000;
 // 0x010 set_seconds (rw)
@@ -157,10 +156,8 @@ reg [31:0] latched_seconds_latch_reg = 32'h00000000;
 // 0x040 latched_timer (ro)
 reg [31:0] latched_timer_latch_reg = 32'h00000000;
 // 0x048 set_refused (counter)
-reg        set_refused_clear_reg = 1'b0;
 reg [31:0] set_refused_latch_reg = 32'h00000000;
 // 0x050 step_refused (counter)
-reg        step_refused_clear_reg = 1'b0;
 reg [31:0] step_refused_latch_reg = 32'h00000000;
 
 // inputs and bits this block does not look at
@@ -178,25 +175,21 @@ assign s_axil_rdata = s_axil_rdata_reg;
 assign s_axil_rresp = s_axil_rresp_reg;
 assign s_axil_rvalid = s_axil_rvalid_reg;
 
-assign command_latch = command_latch_reg;
-assign command_set = command_set_reg;
-assign command_step = command_step_reg;
+assign command_latch = pulses_reg[0];
+assign command_set = pulses_reg[1];
+assign command_step = pulses_reg[2];
 assign trim = trim_reg;
 assign set_seconds = set_seconds_reg;
 assign set_nanoseconds = set_nanoseconds_reg;
 assign step_seconds = step_seconds_reg;
 assign step_nanoseconds = step_nanoseconds_reg;
-assign set_refused_clear = set_refused_clear_reg;
-assign step_refused_clear = step_refused_clear_reg;
+assign set_refused_clear = pulses_reg[3];
+assign step_refused_clear = pulses_reg[4];
 
 // write
 always @(posedge clk) begin
     // pulses last one clock
-    command_latch_reg <= 1'b0;
-    command_set_reg <= 1'b0;
-    command_step_reg <= 1'b0;
-    set_refused_clear_reg <= 1'b0;
-    step_refused_clear_reg <= 1'b0;
+    pulses_reg <= 5'd0;
 
     if (s_axil_awvalid && s_axil_awready) begin
         aw_valid_reg <= 1'b1;
@@ -222,9 +215,9 @@ always @(posedge clk) begin
         case (aw_addr_reg)
             10'h002: begin
                 // 0x008 command
-                if (w_strb_reg[0] && w_data_reg[0]) command_latch_reg <= 1'b1;
-                if (w_strb_reg[0] && w_data_reg[1]) command_set_reg <= 1'b1;
-                if (w_strb_reg[0] && w_data_reg[2]) command_step_reg <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[0]) pulses_reg[0] <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[1]) pulses_reg[1] <= 1'b1;
+                if (w_strb_reg[0] && w_data_reg[2]) pulses_reg[2] <= 1'b1;
             end
             10'h003: begin
                 // 0x00c trim
@@ -275,19 +268,19 @@ always @(posedge clk) begin
             end
             10'h012: begin
                 // 0x048 set_refused (low word): clear
-                set_refused_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h013: begin
                 // 0x04c set_refused (high word): clear
-                set_refused_clear_reg <= 1'b1;
+                pulses_reg[3] <= 1'b1;
             end
             10'h014: begin
                 // 0x050 step_refused (low word): clear
-                step_refused_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             10'h015: begin
                 // 0x054 step_refused (high word): clear
-                step_refused_clear_reg <= 1'b1;
+                pulses_reg[4] <= 1'b1;
             end
             default: begin
                 // unmapped or read-only
@@ -300,11 +293,7 @@ always @(posedge clk) begin
         aw_valid_reg <= 1'b0;
         w_valid_reg <= 1'b0;
         s_axil_bvalid_reg <= 1'b0;
-        command_latch_reg <= 1'b0;
-        command_set_reg <= 1'b0;
-        command_step_reg <= 1'b0;
-        set_refused_clear_reg <= 1'b0;
-        step_refused_clear_reg <= 1'b0;
+        pulses_reg <= 5'd0;
         trim_reg <= 32'h00000000;
         set_seconds_reg <= 48'h000000000000;
         set_seconds_shadow_reg <= 32'h00000000;

@@ -461,21 +461,16 @@ struct Bench {
 	{
 		for (int r = 0; r < 16; r++) {
 			const Rule &u = model.rules[r];
+			// The registers rule_src_ip, rule_dst_ip, rule_ports and rule_control
+			// (docs/regmap.md), lowest word first
 			unsigned b = 128 * r;
 			set_bits(dut.config_rules, b, 32, u.src);
-			set_bits(dut.config_rules, b + 32, 6, u.src_len);
-			set_bits(dut.config_rules, b + 38, 32, u.dst);
-			set_bits(dut.config_rules, b + 70, 6, u.dst_len);
-			set_bits(dut.config_rules, b + 76, 8, u.proto);
-			set_bits(dut.config_rules, b + 84, 1, u.proto_any);
-			set_bits(dut.config_rules, b + 85, 16, u.sport);
-			set_bits(dut.config_rules, b + 101, 1, u.sport_any);
-			set_bits(dut.config_rules, b + 102, 16, u.dport);
-			set_bits(dut.config_rules, b + 118, 1, u.dport_any);
-			set_bits(dut.config_rules, b + 119, 4, u.egress);
-			set_bits(dut.config_rules, b + 123, 3, u.profile);
-			set_bits(dut.config_rules, b + 126, 1, u.valid);
-			set_bits(dut.config_rules, b + 127, 1, 0);
+			set_bits(dut.config_rules, b + 32, 32, u.dst);
+			set_bits(dut.config_rules, b + 64, 32, u.sport | (uint32_t)u.dport << 16);
+			set_bits(dut.config_rules, b + 96, 32,
+				 u.src_len | u.dst_len << 6 | u.proto << 12 | (uint32_t)u.proto_any << 20 |
+					 (uint32_t)u.sport_any << 21 | (uint32_t)u.dport_any << 22 |
+					 u.egress << 24 | u.profile << 28 | (uint32_t)u.valid << 31);
 		}
 		for (int p = 0; p < 8; p++) {
 			const Profile &q = model.profiles[p];

@@ -37,7 +37,7 @@ MUTANTS = [
      "frames_stored_0_latch_as_read"),
     ("regs-counter-cleared-by-read", "evcap_regs", "rtl/gen/evcap_regs.v",
      "    if (s_axil_awvalid && s_axil_awready) begin",
-     "    if (read_en && s_axil_araddr[11:2] == 10'h01a) events_sent_clear_reg <= 1'b1;\n"
+     "    if (read_en && s_axil_araddr[11:2] == 10'h01a) pulses_reg[4] <= 1'b1;\n"
      "    if (s_axil_awvalid && s_axil_awready) begin",
      "events_sent_clear_on_write"),
     ("regs-response-dropped", "time_regs", "rtl/gen/time_regs.v",

@@ -82,246 +82,8 @@ wire [31:0] lookup_dst_ip;
 wire [15:0] lookup_ports_sport;
 wire [15:0] lookup_ports_dport;
 wire [7:0]  lookup_protocol;
-wire [31:0] rule_src_ip_0;
-wire [31:0] rule_src_ip_1;
-wire [31:0] rule_src_ip_2;
-wire [31:0] rule_src_ip_3;
-wire [31:0] rule_src_ip_4;
-wire [31:0] rule_src_ip_5;
-wire [31:0] rule_src_ip_6;
-wire [31:0] rule_src_ip_7;
-wire [31:0] rule_src_ip_8;
-wire [31:0] rule_src_ip_9;
-wire [31:0] rule_src_ip_10;
-wire [31:0] rule_src_ip_11;
-wire [31:0] rule_src_ip_12;
-wire [31:0] rule_src_ip_13;
-wire [31:0] rule_src_ip_14;
-wire [31:0] rule_src_ip_15;
-wire [31:0] rule_dst_ip_0;
-wire [31:0] rule_dst_ip_1;
-wire [31:0] rule_dst_ip_2;
-wire [31:0] rule_dst_ip_3;
-wire [31:0] rule_dst_ip_4;
-wire [31:0] rule_dst_ip_5;
-wire [31:0] rule_dst_ip_6;
-wire [31:0] rule_dst_ip_7;
-wire [31:0] rule_dst_ip_8;
-wire [31:0] rule_dst_ip_9;
-wire [31:0] rule_dst_ip_10;
-wire [31:0] rule_dst_ip_11;
-wire [31:0] rule_dst_ip_12;
-wire [31:0] rule_dst_ip_13;
-wire [31:0] rule_dst_ip_14;
-wire [31:0] rule_dst_ip_15;
-wire [15:0] rule_ports_0_sport;
-wire [15:0] rule_ports_0_dport;
-wire [15:0] rule_ports_1_sport;
-wire [15:0] rule_ports_1_dport;
-wire [15:0] rule_ports_2_sport;
-wire [15:0] rule_ports_2_dport;
-wire [15:0] rule_ports_3_sport;
-wire [15:0] rule_ports_3_dport;
-wire [15:0] rule_ports_4_sport;
-wire [15:0] rule_ports_4_dport;
-wire [15:0] rule_ports_5_sport;
-wire [15:0] rule_ports_5_dport;
-wire [15:0] rule_ports_6_sport;
-wire [15:0] rule_ports_6_dport;
-wire [15:0] rule_ports_7_sport;
-wire [15:0] rule_ports_7_dport;
-wire [15:0] rule_ports_8_sport;
-wire [15:0] rule_ports_8_dport;
-wire [15:0] rule_ports_9_sport;
-wire [15:0] rule_ports_9_dport;
-wire [15:0] rule_ports_10_sport;
-wire [15:0] rule_ports_10_dport;
-wire [15:0] rule_ports_11_sport;
-wire [15:0] rule_ports_11_dport;
-wire [15:0] rule_ports_12_sport;
-wire [15:0] rule_ports_12_dport;
-wire [15:0] rule_ports_13_sport;
-wire [15:0] rule_ports_13_dport;
-wire [15:0] rule_ports_14_sport;
-wire [15:0] rule_ports_14_dport;
-wire [15:0] rule_ports_15_sport;
-wire [15:0] rule_ports_15_dport;
-wire [5:0]  rule_control_0_src_length;
-wire [5:0]  rule_control_0_dst_length;
-wire [7:0]  rule_control_0_protocol;
-wire        rule_control_0_protocol_any;
-wire        rule_control_0_sport_any;
-wire        rule_control_0_dport_any;
-wire [3:0]  rule_control_0_egress_ports;
-wire [2:0]  rule_control_0_profile;
-wire        rule_control_0_valid;
-wire [5:0]  rule_control_1_src_length;
-wire [5:0]  rule_control_1_dst_length;
-wire [7:0]  rule_control_1_protocol;
-wire        rule_control_1_protocol_any;
-wire        rule_control_1_sport_any;
-wire        rule_control_1_dport_any;
-wire [3:0]  rule_control_1_egress_ports;
-wire [2:0]  rule_control_1_profile;
-wire        rule_control_1_valid;
-wire [5:0]  rule_control_2_src_length;
-wire [5:0]  rule_control_2_dst_length;
-wire [7:0]  rule_control_2_protocol;
-wire        rule_control_2_protocol_any;
-wire        rule_control_2_sport_any;
-wire        rule_control_2_dport_any;
-wire [3:0]  rule_control_2_egress_ports;
-wire [2:0]  rule_control_2_profile;
-wire        rule_control_2_valid;
-wire [5:0]  rule_control_3_src_length;
-wire [5:0]  rule_control_3_dst_length;
-wire [7:0]  rule_control_3_protocol;
-wire        rule_control_3_protocol_any;
-wire        rule_control_3_sport_any;
-wire        rule_control_3_dport_any;
-wire [3:0]  rule_control_3_egress_ports;
-wire [2:0]  rule_control_3_profile;
-wire        rule_control_3_valid;
-wire [5:0]  rule_control_4_src_length;
-wire [5:0]  rule_control_4_dst_length;
-wire [7:0]  rule_control_4_protocol;
-wire        rule_control_4_protocol_any;
-wire        rule_control_4_sport_any;
-wire        rule_control_4_dport_any;
-wire [3:0]  rule_control_4_egress_ports;
-wire [2:0]  rule_control_4_profile;
-wire        rule_control_4_valid;
-wire [5:0]  rule_control_5_src_length;
-wire [5:0]  rule_control_5_dst_length;
-wire [7:0]  rule_control_5_protocol;
-wire        rule_control_5_protocol_any;
-wire        rule_control_5_sport_any;
-wire        rule_control_5_dport_any;
-wire [3:0]  rule_control_5_egress_ports;
-wire [2:0]  rule_control_5_profile;
-wire        rule_control_5_valid;
-wire [5:0]  rule_control_6_src_length;
-wire [5:0]  rule_control_6_dst_length;
-wire [7:0]  rule_control_6_protocol;
-wire        rule_control_6_protocol_any;
-wire        rule_control_6_sport_any;
-wire        rule_control_6_dport_any;
-wire [3:0]  rule_control_6_egress_ports;
-wire [2:0]  rule_control_6_profile;
-wire        rule_control_6_valid;
-wire [5:0]  rule_control_7_src_length;
-wire [5:0]  rule_control_7_dst_length;
-wire [7:0]  rule_control_7_protocol;
-wire        rule_control_7_protocol_any;
-wire        rule_control_7_sport_any;
-wire        rule_control_7_dport_any;
-wire [3:0]  rule_control_7_egress_ports;
-wire [2:0]  rule_control_7_profile;
-wire        rule_control_7_valid;
-wire [5:0]  rule_control_8_src_length;
-wire [5:0]  rule_control_8_dst_length;
-wire [7:0]  rule_control_8_protocol;
-wire        rule_control_8_protocol_any;
-wire        rule_control_8_sport_any;
-wire        rule_control_8_dport_any;
-wire [3:0]  rule_control_8_egress_ports;
-wire [2:0]  rule_control_8_profile;
-wire        rule_control_8_valid;
-wire [5:0]  rule_control_9_src_length;
-wire [5:0]  rule_control_9_dst_length;
-wire [7:0]  rule_control_9_protocol;
-wire        rule_control_9_protocol_any;
-wire        rule_control_9_sport_any;
-wire        rule_control_9_dport_any;
-wire [3:0]  rule_control_9_egress_ports;
-wire [2:0]  rule_control_9_profile;
-wire        rule_control_9_valid;
-wire [5:0]  rule_control_10_src_length;
-wire [5:0]  rule_control_10_dst_length;
-wire [7:0]  rule_control_10_protocol;
-wire        rule_control_10_protocol_any;
-wire        rule_control_10_sport_any;
-wire        rule_control_10_dport_any;
-wire [3:0]  rule_control_10_egress_ports;
-wire [2:0]  rule_control_10_profile;
-wire        rule_control_10_valid;
-wire [5:0]  rule_control_11_src_length;
-wire [5:0]  rule_control_11_dst_length;
-wire [7:0]  rule_control_11_protocol;
-wire        rule_control_11_protocol_any;
-wire        rule_control_11_sport_any;
-wire        rule_control_11_dport_any;
-wire [3:0]  rule_control_11_egress_ports;
-wire [2:0]  rule_control_11_profile;
-wire        rule_control_11_valid;
-wire [5:0]  rule_control_12_src_length;
-wire [5:0]  rule_control_12_dst_length;
-wire [7:0]  rule_control_12_protocol;
-wire        rule_control_12_protocol_any;
-wire        rule_control_12_sport_any;
-wire        rule_control_12_dport_any;
-wire [3:0]  rule_control_12_egress_ports;
-wire [2:0]  rule_control_12_profile;
-wire        rule_control_12_valid;
-wire [5:0]  rule_control_13_src_length;
-wire [5:0]  rule_control_13_dst_length;
-wire [7:0]  rule_control_13_protocol;
-wire        rule_control_13_protocol_any;
-wire        rule_control_13_sport_any;
-wire        rule_control_13_dport_any;
-wire [3:0]  rule_control_13_egress_ports;
-wire [2:0]  rule_control_13_profile;
-wire        rule_control_13_valid;
-wire [5:0]  rule_control_14_src_length;
-wire [5:0]  rule_control_14_dst_length;
-wire [7:0]  rule_control_14_protocol;
-wire        rule_control_14_protocol_any;
-wire        rule_control_14_sport_any;
-wire        rule_control_14_dport_any;
-wire [3:0]  rule_control_14_egress_ports;
-wire [2:0]  rule_control_14_profile;
-wire        rule_control_14_valid;
-wire [5:0]  rule_control_15_src_length;
-wire [5:0]  rule_control_15_dst_length;
-wire [7:0]  rule_control_15_protocol;
-wire        rule_control_15_protocol_any;
-wire        rule_control_15_sport_any;
-wire        rule_control_15_dport_any;
-wire [3:0]  rule_control_15_egress_ports;
-wire [2:0]  rule_control_15_profile;
-wire        rule_control_15_valid;
-wire [31:0] profile_high_0;
-wire [31:0] profile_high_1;
-wire [31:0] profile_high_2;
-wire [31:0] profile_high_3;
-wire [31:0] profile_high_4;
-wire [31:0] profile_high_5;
-wire [31:0] profile_high_6;
-wire [31:0] profile_high_7;
-wire [31:0] profile_low_0;
-wire [31:0] profile_low_1;
-wire [31:0] profile_low_2;
-wire [31:0] profile_low_3;
-wire [31:0] profile_low_4;
-wire [31:0] profile_low_5;
-wire [31:0] profile_low_6;
-wire [31:0] profile_low_7;
-wire [31:0] profile_min_interval_us_0;
-wire [31:0] profile_min_interval_us_1;
-wire [31:0] profile_min_interval_us_2;
-wire [31:0] profile_min_interval_us_3;
-wire [31:0] profile_min_interval_us_4;
-wire [31:0] profile_min_interval_us_5;
-wire [31:0] profile_min_interval_us_6;
-wire [31:0] profile_min_interval_us_7;
-wire        profile_control_0_stateful;
-wire        profile_control_1_stateful;
-wire        profile_control_2_stateful;
-wire        profile_control_3_stateful;
-wire        profile_control_4_stateful;
-wire        profile_control_5_stateful;
-wire        profile_control_6_stateful;
-wire        profile_control_7_stateful;
+wire [2047:0]rules;
+wire [1023:0]profiles;
 wire        monitored_clear;
 wire        unmatched_clear;
 wire        table_full_clear;
@@ -335,6 +97,246 @@ wire        no_stamp_clear;
 wire        messages_clear;
 wire        templates_clear;
 wire        records_exported_clear;
+wire [31:0] rule_src_ip_0 = rules[31:0];
+wire [31:0] rule_src_ip_1 = rules[159:128];
+wire [31:0] rule_src_ip_2 = rules[287:256];
+wire [31:0] rule_src_ip_3 = rules[415:384];
+wire [31:0] rule_src_ip_4 = rules[543:512];
+wire [31:0] rule_src_ip_5 = rules[671:640];
+wire [31:0] rule_src_ip_6 = rules[799:768];
+wire [31:0] rule_src_ip_7 = rules[927:896];
+wire [31:0] rule_src_ip_8 = rules[1055:1024];
+wire [31:0] rule_src_ip_9 = rules[1183:1152];
+wire [31:0] rule_src_ip_10 = rules[1311:1280];
+wire [31:0] rule_src_ip_11 = rules[1439:1408];
+wire [31:0] rule_src_ip_12 = rules[1567:1536];
+wire [31:0] rule_src_ip_13 = rules[1695:1664];
+wire [31:0] rule_src_ip_14 = rules[1823:1792];
+wire [31:0] rule_src_ip_15 = rules[1951:1920];
+wire [31:0] rule_dst_ip_0 = rules[63:32];
+wire [31:0] rule_dst_ip_1 = rules[191:160];
+wire [31:0] rule_dst_ip_2 = rules[319:288];
+wire [31:0] rule_dst_ip_3 = rules[447:416];
+wire [31:0] rule_dst_ip_4 = rules[575:544];
+wire [31:0] rule_dst_ip_5 = rules[703:672];
+wire [31:0] rule_dst_ip_6 = rules[831:800];
+wire [31:0] rule_dst_ip_7 = rules[959:928];
+wire [31:0] rule_dst_ip_8 = rules[1087:1056];
+wire [31:0] rule_dst_ip_9 = rules[1215:1184];
+wire [31:0] rule_dst_ip_10 = rules[1343:1312];
+wire [31:0] rule_dst_ip_11 = rules[1471:1440];
+wire [31:0] rule_dst_ip_12 = rules[1599:1568];
+wire [31:0] rule_dst_ip_13 = rules[1727:1696];
+wire [31:0] rule_dst_ip_14 = rules[1855:1824];
+wire [31:0] rule_dst_ip_15 = rules[1983:1952];
+wire [15:0] rule_ports_0_sport = rules[79:64];
+wire [15:0] rule_ports_0_dport = rules[95:80];
+wire [15:0] rule_ports_1_sport = rules[207:192];
+wire [15:0] rule_ports_1_dport = rules[223:208];
+wire [15:0] rule_ports_2_sport = rules[335:320];
+wire [15:0] rule_ports_2_dport = rules[351:336];
+wire [15:0] rule_ports_3_sport = rules[463:448];
+wire [15:0] rule_ports_3_dport = rules[479:464];
+wire [15:0] rule_ports_4_sport = rules[591:576];
+wire [15:0] rule_ports_4_dport = rules[607:592];
+wire [15:0] rule_ports_5_sport = rules[719:704];
+wire [15:0] rule_ports_5_dport = rules[735:720];
+wire [15:0] rule_ports_6_sport = rules[847:832];
+wire [15:0] rule_ports_6_dport = rules[863:848];
+wire [15:0] rule_ports_7_sport = rules[975:960];
+wire [15:0] rule_ports_7_dport = rules[991:976];
+wire [15:0] rule_ports_8_sport = rules[1103:1088];
+wire [15:0] rule_ports_8_dport = rules[1119:1104];
+wire [15:0] rule_ports_9_sport = rules[1231:1216];
+wire [15:0] rule_ports_9_dport = rules[1247:1232];
+wire [15:0] rule_ports_10_sport = rules[1359:1344];
+wire [15:0] rule_ports_10_dport = rules[1375:1360];
+wire [15:0] rule_ports_11_sport = rules[1487:1472];
+wire [15:0] rule_ports_11_dport = rules[1503:1488];
+wire [15:0] rule_ports_12_sport = rules[1615:1600];
+wire [15:0] rule_ports_12_dport = rules[1631:1616];
+wire [15:0] rule_ports_13_sport = rules[1743:1728];
+wire [15:0] rule_ports_13_dport = rules[1759:1744];
+wire [15:0] rule_ports_14_sport = rules[1871:1856];
+wire [15:0] rule_ports_14_dport = rules[1887:1872];
+wire [15:0] rule_ports_15_sport = rules[1999:1984];
+wire [15:0] rule_ports_15_dport = rules[2015:2000];
+wire [5:0]  rule_control_0_src_length = rules[101:96];
+wire [5:0]  rule_control_0_dst_length = rules[107:102];
+wire [7:0]  rule_control_0_protocol = rules[115:108];
+wire        rule_control_0_protocol_any = rules[116];
+wire        rule_control_0_sport_any = rules[117];
+wire        rule_control_0_dport_any = rules[118];
+wire [3:0]  rule_control_0_egress_ports = rules[123:120];
+wire [2:0]  rule_control_0_profile = rules[126:124];
+wire        rule_control_0_valid = rules[127];
+wire [5:0]  rule_control_1_src_length = rules[229:224];
+wire [5:0]  rule_control_1_dst_length = rules[235:230];
+wire [7:0]  rule_control_1_protocol = rules[243:236];
+wire        rule_control_1_protocol_any = rules[244];
+wire        rule_control_1_sport_any = rules[245];
+wire        rule_control_1_dport_any = rules[246];
+wire [3:0]  rule_control_1_egress_ports = rules[251:248];
+wire [2:0]  rule_control_1_profile = rules[254:252];
+wire        rule_control_1_valid = rules[255];
+wire [5:0]  rule_control_2_src_length = rules[357:352];
+wire [5:0]  rule_control_2_dst_length = rules[363:358];
+wire [7:0]  rule_control_2_protocol = rules[371:364];
+wire        rule_control_2_protocol_any = rules[372];
+wire        rule_control_2_sport_any = rules[373];
+wire        rule_control_2_dport_any = rules[374];
+wire [3:0]  rule_control_2_egress_ports = rules[379:376];
+wire [2:0]  rule_control_2_profile = rules[382:380];
+wire        rule_control_2_valid = rules[383];
+wire [5:0]  rule_control_3_src_length = rules[485:480];
+wire [5:0]  rule_control_3_dst_length = rules[491:486];
+wire [7:0]  rule_control_3_protocol = rules[499:492];
+wire        rule_control_3_protocol_any = rules[500];
+wire        rule_control_3_sport_any = rules[501];
+wire        rule_control_3_dport_any = rules[502];
+wire [3:0]  rule_control_3_egress_ports = rules[507:504];
+wire [2:0]  rule_control_3_profile = rules[510:508];
+wire        rule_control_3_valid = rules[511];
+wire [5:0]  rule_control_4_src_length = rules[613:608];
+wire [5:0]  rule_control_4_dst_length = rules[619:614];
+wire [7:0]  rule_control_4_protocol = rules[627:620];
+wire        rule_control_4_protocol_any = rules[628];
+wire        rule_control_4_sport_any = rules[629];
+wire        rule_control_4_dport_any = rules[630];
+wire [3:0]  rule_control_4_egress_ports = rules[635:632];
+wire [2:0]  rule_control_4_profile = rules[638:636];
+wire        rule_control_4_valid = rules[639];
+wire [5:0]  rule_control_5_src_length = rules[741:736];
+wire [5:0]  rule_control_5_dst_length = rules[747:742];
+wire [7:0]  rule_control_5_protocol = rules[755:748];
+wire        rule_control_5_protocol_any = rules[756];
+wire        rule_control_5_sport_any = rules[757];
+wire        rule_control_5_dport_any = rules[758];
+wire [3:0]  rule_control_5_egress_ports = rules[763:760];
+wire [2:0]  rule_control_5_profile = rules[766:764];
+wire        rule_control_5_valid = rules[767];
+wire [5:0]  rule_control_6_src_length = rules[869:864];
+wire [5:0]  rule_control_6_dst_length = rules[875:870];
+wire [7:0]  rule_control_6_protocol = rules[883:876];
+wire        rule_control_6_protocol_any = rules[884];
+wire        rule_control_6_sport_any = rules[885];
+wire        rule_control_6_dport_any = rules[886];
+wire [3:0]  rule_control_6_egress_ports = rules[891:888];
+wire [2:0]  rule_control_6_profile = rules[894:892];
+wire        rule_control_6_valid = rules[895];
+wire [5:0]  rule_control_7_src_length = rules[997:992];
+wire [5:0]  rule_control_7_dst_length = rules[1003:998];
+wire [7:0]  rule_control_7_protocol = rules[1011:1004];
+wire        rule_control_7_protocol_any = rules[1012];
+wire        rule_control_7_sport_any = rules[1013];
+wire        rule_control_7_dport_any = rules[1014];
+wire [3:0]  rule_control_7_egress_ports = rules[1019:1016];
+wire [2:0]  rule_control_7_profile = rules[1022:1020];
+wire        rule_control_7_valid = rules[1023];
+wire [5:0]  rule_control_8_src_length = rules[1125:1120];
+wire [5:0]  rule_control_8_dst_length = rules[1131:1126];
+wire [7:0]  rule_control_8_protocol = rules[1139:1132];
+wire        rule_control_8_protocol_any = rules[1140];
+wire        rule_control_8_sport_any = rules[1141];
+wire        rule_control_8_dport_any = rules[1142];
+wire [3:0]  rule_control_8_egress_ports = rules[1147:1144];
+wire [2:0]  rule_control_8_profile = rules[1150:1148];
+wire        rule_control_8_valid = rules[1151];
+wire [5:0]  rule_control_9_src_length = rules[1253:1248];
+wire [5:0]  rule_control_9_dst_length = rules[1259:1254];
+wire [7:0]  rule_control_9_protocol = rules[1267:1260];
+wire        rule_control_9_protocol_any = rules[1268];
+wire        rule_control_9_sport_any = rules[1269];
+wire        rule_control_9_dport_any = rules[1270];
+wire [3:0]  rule_control_9_egress_ports = rules[1275:1272];
+wire [2:0]  rule_control_9_profile = rules[1278:1276];
+wire        rule_control_9_valid = rules[1279];
+wire [5:0]  rule_control_10_src_length = rules[1381:1376];
+wire [5:0]  rule_control_10_dst_length = rules[1387:1382];
+wire [7:0]  rule_control_10_protocol = rules[1395:1388];
+wire        rule_control_10_protocol_any = rules[1396];
+wire        rule_control_10_sport_any = rules[1397];
+wire        rule_control_10_dport_any = rules[1398];
+wire [3:0]  rule_control_10_egress_ports = rules[1403:1400];
+wire [2:0]  rule_control_10_profile = rules[1406:1404];
+wire        rule_control_10_valid = rules[1407];
+wire [5:0]  rule_control_11_src_length = rules[1509:1504];
+wire [5:0]  rule_control_11_dst_length = rules[1515:1510];
+wire [7:0]  rule_control_11_protocol = rules[1523:1516];
+wire        rule_control_11_protocol_any = rules[1524];
+wire        rule_control_11_sport_any = rules[1525];
+wire        rule_control_11_dport_any = rules[1526];
+wire [3:0]  rule_control_11_egress_ports = rules[1531:1528];
+wire [2:0]  rule_control_11_profile = rules[1534:1532];
+wire        rule_control_11_valid = rules[1535];
+wire [5:0]  rule_control_12_src_length = rules[1637:1632];
+wire [5:0]  rule_control_12_dst_length = rules[1643:1638];
+wire [7:0]  rule_control_12_protocol = rules[1651:1644];
+wire        rule_control_12_protocol_any = rules[1652];
+wire        rule_control_12_sport_any = rules[1653];
+wire        rule_control_12_dport_any = rules[1654];
+wire [3:0]  rule_control_12_egress_ports = rules[1659:1656];
+wire [2:0]  rule_control_12_profile = rules[1662:1660];
+wire        rule_control_12_valid = rules[1663];
+wire [5:0]  rule_control_13_src_length = rules[1765:1760];
+wire [5:0]  rule_control_13_dst_length = rules[1771:1766];
+wire [7:0]  rule_control_13_protocol = rules[1779:1772];
+wire        rule_control_13_protocol_any = rules[1780];
+wire        rule_control_13_sport_any = rules[1781];
+wire        rule_control_13_dport_any = rules[1782];
+wire [3:0]  rule_control_13_egress_ports = rules[1787:1784];
+wire [2:0]  rule_control_13_profile = rules[1790:1788];
+wire        rule_control_13_valid = rules[1791];
+wire [5:0]  rule_control_14_src_length = rules[1893:1888];
+wire [5:0]  rule_control_14_dst_length = rules[1899:1894];
+wire [7:0]  rule_control_14_protocol = rules[1907:1900];
+wire        rule_control_14_protocol_any = rules[1908];
+wire        rule_control_14_sport_any = rules[1909];
+wire        rule_control_14_dport_any = rules[1910];
+wire [3:0]  rule_control_14_egress_ports = rules[1915:1912];
+wire [2:0]  rule_control_14_profile = rules[1918:1916];
+wire        rule_control_14_valid = rules[1919];
+wire [5:0]  rule_control_15_src_length = rules[2021:2016];
+wire [5:0]  rule_control_15_dst_length = rules[2027:2022];
+wire [7:0]  rule_control_15_protocol = rules[2035:2028];
+wire        rule_control_15_protocol_any = rules[2036];
+wire        rule_control_15_sport_any = rules[2037];
+wire        rule_control_15_dport_any = rules[2038];
+wire [3:0]  rule_control_15_egress_ports = rules[2043:2040];
+wire [2:0]  rule_control_15_profile = rules[2046:2044];
+wire        rule_control_15_valid = rules[2047];
+wire [31:0] profile_high_0 = profiles[31:0];
+wire [31:0] profile_high_1 = profiles[159:128];
+wire [31:0] profile_high_2 = profiles[287:256];
+wire [31:0] profile_high_3 = profiles[415:384];
+wire [31:0] profile_high_4 = profiles[543:512];
+wire [31:0] profile_high_5 = profiles[671:640];
+wire [31:0] profile_high_6 = profiles[799:768];
+wire [31:0] profile_high_7 = profiles[927:896];
+wire [31:0] profile_low_0 = profiles[63:32];
+wire [31:0] profile_low_1 = profiles[191:160];
+wire [31:0] profile_low_2 = profiles[319:288];
+wire [31:0] profile_low_3 = profiles[447:416];
+wire [31:0] profile_low_4 = profiles[575:544];
+wire [31:0] profile_low_5 = profiles[703:672];
+wire [31:0] profile_low_6 = profiles[831:800];
+wire [31:0] profile_low_7 = profiles[959:928];
+wire [31:0] profile_min_interval_us_0 = profiles[95:64];
+wire [31:0] profile_min_interval_us_1 = profiles[223:192];
+wire [31:0] profile_min_interval_us_2 = profiles[351:320];
+wire [31:0] profile_min_interval_us_3 = profiles[479:448];
+wire [31:0] profile_min_interval_us_4 = profiles[607:576];
+wire [31:0] profile_min_interval_us_5 = profiles[735:704];
+wire [31:0] profile_min_interval_us_6 = profiles[863:832];
+wire [31:0] profile_min_interval_us_7 = profiles[991:960];
+wire        profile_control_0_stateful = profiles[96];
+wire        profile_control_1_stateful = profiles[224];
+wire        profile_control_2_stateful = profiles[352];
+wire        profile_control_3_stateful = profiles[480];
+wire        profile_control_4_stateful = profiles[608];
+wire        profile_control_5_stateful = profiles[736];
+wire        profile_control_6_stateful = profiles[864];
+wire        profile_control_7_stateful = profiles[992];
 
 flowlat_regs dut (
     .clk(clk),
@@ -388,246 +390,8 @@ flowlat_regs dut (
     .lookup_max_residence(lookup_max_residence),
     .lookup_packets(lookup_packets),
     .lookup_last_seen_us(lookup_last_seen_us),
-    .rule_src_ip_0(rule_src_ip_0),
-    .rule_src_ip_1(rule_src_ip_1),
-    .rule_src_ip_2(rule_src_ip_2),
-    .rule_src_ip_3(rule_src_ip_3),
-    .rule_src_ip_4(rule_src_ip_4),
-    .rule_src_ip_5(rule_src_ip_5),
-    .rule_src_ip_6(rule_src_ip_6),
-    .rule_src_ip_7(rule_src_ip_7),
-    .rule_src_ip_8(rule_src_ip_8),
-    .rule_src_ip_9(rule_src_ip_9),
-    .rule_src_ip_10(rule_src_ip_10),
-    .rule_src_ip_11(rule_src_ip_11),
-    .rule_src_ip_12(rule_src_ip_12),
-    .rule_src_ip_13(rule_src_ip_13),
-    .rule_src_ip_14(rule_src_ip_14),
-    .rule_src_ip_15(rule_src_ip_15),
-    .rule_dst_ip_0(rule_dst_ip_0),
-    .rule_dst_ip_1(rule_dst_ip_1),
-    .rule_dst_ip_2(rule_dst_ip_2),
-    .rule_dst_ip_3(rule_dst_ip_3),
-    .rule_dst_ip_4(rule_dst_ip_4),
-    .rule_dst_ip_5(rule_dst_ip_5),
-    .rule_dst_ip_6(rule_dst_ip_6),
-    .rule_dst_ip_7(rule_dst_ip_7),
-    .rule_dst_ip_8(rule_dst_ip_8),
-    .rule_dst_ip_9(rule_dst_ip_9),
-    .rule_dst_ip_10(rule_dst_ip_10),
-    .rule_dst_ip_11(rule_dst_ip_11),
-    .rule_dst_ip_12(rule_dst_ip_12),
-    .rule_dst_ip_13(rule_dst_ip_13),
-    .rule_dst_ip_14(rule_dst_ip_14),
-    .rule_dst_ip_15(rule_dst_ip_15),
-    .rule_ports_0_sport(rule_ports_0_sport),
-    .rule_ports_0_dport(rule_ports_0_dport),
-    .rule_ports_1_sport(rule_ports_1_sport),
-    .rule_ports_1_dport(rule_ports_1_dport),
-    .rule_ports_2_sport(rule_ports_2_sport),
-    .rule_ports_2_dport(rule_ports_2_dport),
-    .rule_ports_3_sport(rule_ports_3_sport),
-    .rule_ports_3_dport(rule_ports_3_dport),
-    .rule_ports_4_sport(rule_ports_4_sport),
-    .rule_ports_4_dport(rule_ports_4_dport),
-    .rule_ports_5_sport(rule_ports_5_sport),
-    .rule_ports_5_dport(rule_ports_5_dport),
-    .rule_ports_6_sport(rule_ports_6_sport),
-    .rule_ports_6_dport(rule_ports_6_dport),
-    .rule_ports_7_sport(rule_ports_7_sport),
-    .rule_ports_7_dport(rule_ports_7_dport),
-    .rule_ports_8_sport(rule_ports_8_sport),
-    .rule_ports_8_dport(rule_ports_8_dport),
-    .rule_ports_9_sport(rule_ports_9_sport),
-    .rule_ports_9_dport(rule_ports_9_dport),
-    .rule_ports_10_sport(rule_ports_10_sport),
-    .rule_ports_10_dport(rule_ports_10_dport),
-    .rule_ports_11_sport(rule_ports_11_sport),
-    .rule_ports_11_dport(rule_ports_11_dport),
-    .rule_ports_12_sport(rule_ports_12_sport),
-    .rule_ports_12_dport(rule_ports_12_dport),
-    .rule_ports_13_sport(rule_ports_13_sport),
-    .rule_ports_13_dport(rule_ports_13_dport),
-    .rule_ports_14_sport(rule_ports_14_sport),
-    .rule_ports_14_dport(rule_ports_14_dport),
-    .rule_ports_15_sport(rule_ports_15_sport),
-    .rule_ports_15_dport(rule_ports_15_dport),
-    .rule_control_0_src_length(rule_control_0_src_length),
-    .rule_control_0_dst_length(rule_control_0_dst_length),
-    .rule_control_0_protocol(rule_control_0_protocol),
-    .rule_control_0_protocol_any(rule_control_0_protocol_any),
-    .rule_control_0_sport_any(rule_control_0_sport_any),
-    .rule_control_0_dport_any(rule_control_0_dport_any),
-    .rule_control_0_egress_ports(rule_control_0_egress_ports),
-    .rule_control_0_profile(rule_control_0_profile),
-    .rule_control_0_valid(rule_control_0_valid),
-    .rule_control_1_src_length(rule_control_1_src_length),
-    .rule_control_1_dst_length(rule_control_1_dst_length),
-    .rule_control_1_protocol(rule_control_1_protocol),
-    .rule_control_1_protocol_any(rule_control_1_protocol_any),
-    .rule_control_1_sport_any(rule_control_1_sport_any),
-    .rule_control_1_dport_any(rule_control_1_dport_any),
-    .rule_control_1_egress_ports(rule_control_1_egress_ports),
-    .rule_control_1_profile(rule_control_1_profile),
-    .rule_control_1_valid(rule_control_1_valid),
-    .rule_control_2_src_length(rule_control_2_src_length),
-    .rule_control_2_dst_length(rule_control_2_dst_length),
-    .rule_control_2_protocol(rule_control_2_protocol),
-    .rule_control_2_protocol_any(rule_control_2_protocol_any),
-    .rule_control_2_sport_any(rule_control_2_sport_any),
-    .rule_control_2_dport_any(rule_control_2_dport_any),
-    .rule_control_2_egress_ports(rule_control_2_egress_ports),
-    .rule_control_2_profile(rule_control_2_profile),
-    .rule_control_2_valid(rule_control_2_valid),
-    .rule_control_3_src_length(rule_control_3_src_length),
-    .rule_control_3_dst_length(rule_control_3_dst_length),
-    .rule_control_3_protocol(rule_control_3_protocol),
-    .rule_control_3_protocol_any(rule_control_3_protocol_any),
-    .rule_control_3_sport_any(rule_control_3_sport_any),
-    .rule_control_3_dport_any(rule_control_3_dport_any),
-    .rule_control_3_egress_ports(rule_control_3_egress_ports),
-    .rule_control_3_profile(rule_control_3_profile),
-    .rule_control_3_valid(rule_control_3_valid),
-    .rule_control_4_src_length(rule_control_4_src_length),
-    .rule_control_4_dst_length(rule_control_4_dst_length),
-    .rule_control_4_protocol(rule_control_4_protocol),
-    .rule_control_4_protocol_any(rule_control_4_protocol_any),
-    .rule_control_4_sport_any(rule_control_4_sport_any),
-    .rule_control_4_dport_any(rule_control_4_dport_any),
-    .rule_control_4_egress_ports(rule_control_4_egress_ports),
-    .rule_control_4_profile(rule_control_4_profile),
-    .rule_control_4_valid(rule_control_4_valid),
-    .rule_control_5_src_length(rule_control_5_src_length),
-    .rule_control_5_dst_length(rule_control_5_dst_length),
-    .rule_control_5_protocol(rule_control_5_protocol),
-    .rule_control_5_protocol_any(rule_control_5_protocol_any),
-    .rule_control_5_sport_any(rule_control_5_sport_any),
-    .rule_control_5_dport_any(rule_control_5_dport_any),
-    .rule_control_5_egress_ports(rule_control_5_egress_ports),
-    .rule_control_5_profile(rule_control_5_profile),
-    .rule_control_5_valid(rule_control_5_valid),
-    .rule_control_6_src_length(rule_control_6_src_length),
-    .rule_control_6_dst_length(rule_control_6_dst_length),
-    .rule_control_6_protocol(rule_control_6_protocol),
-    .rule_control_6_protocol_any(rule_control_6_protocol_any),
-    .rule_control_6_sport_any(rule_control_6_sport_any),
-    .rule_control_6_dport_any(rule_control_6_dport_any),
-    .rule_control_6_egress_ports(rule_control_6_egress_ports),
-    .rule_control_6_profile(rule_control_6_profile),
-    .rule_control_6_valid(rule_control_6_valid),
-    .rule_control_7_src_length(rule_control_7_src_length),
-    .rule_control_7_dst_length(rule_control_7_dst_length),
-    .rule_control_7_protocol(rule_control_7_protocol),
-    .rule_control_7_protocol_any(rule_control_7_protocol_any),
-    .rule_control_7_sport_any(rule_control_7_sport_any),
-    .rule_control_7_dport_any(rule_control_7_dport_any),
-    .rule_control_7_egress_ports(rule_control_7_egress_ports),
-    .rule_control_7_profile(rule_control_7_profile),
-    .rule_control_7_valid(rule_control_7_valid),
-    .rule_control_8_src_length(rule_control_8_src_length),
-    .rule_control_8_dst_length(rule_control_8_dst_length),
-    .rule_control_8_protocol(rule_control_8_protocol),
-    .rule_control_8_protocol_any(rule_control_8_protocol_any),
-    .rule_control_8_sport_any(rule_control_8_sport_any),
-    .rule_control_8_dport_any(rule_control_8_dport_any),
-    .rule_control_8_egress_ports(rule_control_8_egress_ports),
-    .rule_control_8_profile(rule_control_8_profile),
-    .rule_control_8_valid(rule_control_8_valid),
-    .rule_control_9_src_length(rule_control_9_src_length),
-    .rule_control_9_dst_length(rule_control_9_dst_length),
-    .rule_control_9_protocol(rule_control_9_protocol),
-    .rule_control_9_protocol_any(rule_control_9_protocol_any),
-    .rule_control_9_sport_any(rule_control_9_sport_any),
-    .rule_control_9_dport_any(rule_control_9_dport_any),
-    .rule_control_9_egress_ports(rule_control_9_egress_ports),
-    .rule_control_9_profile(rule_control_9_profile),
-    .rule_control_9_valid(rule_control_9_valid),
-    .rule_control_10_src_length(rule_control_10_src_length),
-    .rule_control_10_dst_length(rule_control_10_dst_length),
-    .rule_control_10_protocol(rule_control_10_protocol),
-    .rule_control_10_protocol_any(rule_control_10_protocol_any),
-    .rule_control_10_sport_any(rule_control_10_sport_any),
-    .rule_control_10_dport_any(rule_control_10_dport_any),
-    .rule_control_10_egress_ports(rule_control_10_egress_ports),
-    .rule_control_10_profile(rule_control_10_profile),
-    .rule_control_10_valid(rule_control_10_valid),
-    .rule_control_11_src_length(rule_control_11_src_length),
-    .rule_control_11_dst_length(rule_control_11_dst_length),
-    .rule_control_11_protocol(rule_control_11_protocol),
-    .rule_control_11_protocol_any(rule_control_11_protocol_any),
-    .rule_control_11_sport_any(rule_control_11_sport_any),
-    .rule_control_11_dport_any(rule_control_11_dport_any),
-    .rule_control_11_egress_ports(rule_control_11_egress_ports),
-    .rule_control_11_profile(rule_control_11_profile),
-    .rule_control_11_valid(rule_control_11_valid),
-    .rule_control_12_src_length(rule_control_12_src_length),
-    .rule_control_12_dst_length(rule_control_12_dst_length),
-    .rule_control_12_protocol(rule_control_12_protocol),
-    .rule_control_12_protocol_any(rule_control_12_protocol_any),
-    .rule_control_12_sport_any(rule_control_12_sport_any),
-    .rule_control_12_dport_any(rule_control_12_dport_any),
-    .rule_control_12_egress_ports(rule_control_12_egress_ports),
-    .rule_control_12_profile(rule_control_12_profile),
-    .rule_control_12_valid(rule_control_12_valid),
-    .rule_control_13_src_length(rule_control_13_src_length),
-    .rule_control_13_dst_length(rule_control_13_dst_length),
-    .rule_control_13_protocol(rule_control_13_protocol),
-    .rule_control_13_protocol_any(rule_control_13_protocol_any),
-    .rule_control_13_sport_any(rule_control_13_sport_any),
-    .rule_control_13_dport_any(rule_control_13_dport_any),
-    .rule_control_13_egress_ports(rule_control_13_egress_ports),
-    .rule_control_13_profile(rule_control_13_profile),
-    .rule_control_13_valid(rule_control_13_valid),
-    .rule_control_14_src_length(rule_control_14_src_length),
-    .rule_control_14_dst_length(rule_control_14_dst_length),
-    .rule_control_14_protocol(rule_control_14_protocol),
-    .rule_control_14_protocol_any(rule_control_14_protocol_any),
-    .rule_control_14_sport_any(rule_control_14_sport_any),
-    .rule_control_14_dport_any(rule_control_14_dport_any),
-    .rule_control_14_egress_ports(rule_control_14_egress_ports),
-    .rule_control_14_profile(rule_control_14_profile),
-    .rule_control_14_valid(rule_control_14_valid),
-    .rule_control_15_src_length(rule_control_15_src_length),
-    .rule_control_15_dst_length(rule_control_15_dst_length),
-    .rule_control_15_protocol(rule_control_15_protocol),
-    .rule_control_15_protocol_any(rule_control_15_protocol_any),
-    .rule_control_15_sport_any(rule_control_15_sport_any),
-    .rule_control_15_dport_any(rule_control_15_dport_any),
-    .rule_control_15_egress_ports(rule_control_15_egress_ports),
-    .rule_control_15_profile(rule_control_15_profile),
-    .rule_control_15_valid(rule_control_15_valid),
-    .profile_high_0(profile_high_0),
-    .profile_high_1(profile_high_1),
-    .profile_high_2(profile_high_2),
-    .profile_high_3(profile_high_3),
-    .profile_high_4(profile_high_4),
-    .profile_high_5(profile_high_5),
-    .profile_high_6(profile_high_6),
-    .profile_high_7(profile_high_7),
-    .profile_low_0(profile_low_0),
-    .profile_low_1(profile_low_1),
-    .profile_low_2(profile_low_2),
-    .profile_low_3(profile_low_3),
-    .profile_low_4(profile_low_4),
-    .profile_low_5(profile_low_5),
-    .profile_low_6(profile_low_6),
-    .profile_low_7(profile_low_7),
-    .profile_min_interval_us_0(profile_min_interval_us_0),
-    .profile_min_interval_us_1(profile_min_interval_us_1),
-    .profile_min_interval_us_2(profile_min_interval_us_2),
-    .profile_min_interval_us_3(profile_min_interval_us_3),
-    .profile_min_interval_us_4(profile_min_interval_us_4),
-    .profile_min_interval_us_5(profile_min_interval_us_5),
-    .profile_min_interval_us_6(profile_min_interval_us_6),
-    .profile_min_interval_us_7(profile_min_interval_us_7),
-    .profile_control_0_stateful(profile_control_0_stateful),
-    .profile_control_1_stateful(profile_control_1_stateful),
-    .profile_control_2_stateful(profile_control_2_stateful),
-    .profile_control_3_stateful(profile_control_3_stateful),
-    .profile_control_4_stateful(profile_control_4_stateful),
-    .profile_control_5_stateful(profile_control_5_stateful),
-    .profile_control_6_stateful(profile_control_6_stateful),
-    .profile_control_7_stateful(profile_control_7_stateful),
+    .rules(rules),
+    .profiles(profiles),
     .monitored(monitored),
     .monitored_clear(monitored_clear),
     .unmatched(unmatched),
@@ -2282,6 +2046,8 @@ always @(*) begin
         templates_latch_as_read: assert (dut_templates_latch == f_templates_latch);
         records_exported_clear_on_write: assert (records_exported_clear == ((write_done && write_word == 10'h118) || (write_done && write_word == 10'h119)));
         records_exported_latch_as_read: assert (dut_records_exported_latch == f_records_exported_latch);
+        rules_unused_bits_zero: assert ((rules & 2048'h800000000000000000000000000000008000000000000000000000000000000080000000000000000000000000000000800000000000000000000000000000008000000000000000000000000000000080000000000000000000000000000000800000000000000000000000000000008000000000000000000000000000000080000000000000000000000000000000800000000000000000000000000000008000000000000000000000000000000080000000000000000000000000000000800000000000000000000000000000008000000000000000000000000000000080000000000000000000000000000000800000000000000000000000000000) == 2048'd0);
+        profiles_unused_bits_zero: assert ((profiles & 1024'hfffffffe000000000000000000000000fffffffe000000000000000000000000fffffffe000000000000000000000000fffffffe000000000000000000000000fffffffe000000000000000000000000fffffffe000000000000000000000000fffffffe000000000000000000000000fffffffe000000000000000000000000) == 1024'd0);
         if (!s_axil_awready) write_address_held: assert (dut_aw_addr == write_word);
         if (!s_axil_wready) write_data_held: assert (dut_w_data == write_data && dut_w_strb == write_strb);
         if (write_done)

@@ -683,9 +683,11 @@ def table_layout(table):
 def verilog_identifiers(reg):
     """Every identifier the generated Verilog declares for one register."""
     names = []
-    pulses = {f"{reg.name}_clear", f"{reg.name}_commit"}
-    if reg.access == "pulse":
-        pulses |= {f.port for f in reg.fields}
+    pulses = {f.port for f in reg.fields} if reg.access == "pulse" else set()
+    if reg.access == "counter":
+        pulses.add(f"{reg.name}_clear")
+    if reg.commit_pulse:
+        pulses.add(f"{reg.name}_commit")
     for port in register_ports(reg):
         names.append(port.name)
         if port.direction == "output" and port.name not in pulses:

@@ -105,18 +105,31 @@ reg  [61:0] tx_first_reg = 62'd0;    // TX stamp of the frame's first word
 wire handshake = s_axis_tvalid && m_axis_tready;
 wire first_handshake = handshake && !in_frame_reg;
 
-// First bit to the end of the FCS: preamble and SFD, the frame padded to 60 bytes, the FCS
-wire [13:0] padded_length = length < 14'd60 ? 14'd60 : length;
-wire [14:0] wire_bytes = {1'b0, padded_length} + 15'd12;
-wire [26:0] duration = wire_bytes * {3'd0, config_byte_time};
-wire [29:0] added = last_bit ? {3'd0, duration} : 30'd0;
+// What a field adds to its stamp: for a last-bit stamp, the time from the first bit to the end
+// of the FCS (preamble and SFD, the frame padded to 60 bytes, the FCS), else 0
+function [29:0] added_of;
+    input        last;
+    input [13:0] frame_length;
+    input [11:0] byte_time;
+    reg   [13:0] padded_length;
+    reg   [14:0] wire_bytes;
+    reg   [26:0] duration;
+    begin
+        padded_length = frame_length < 14'd60 ? 14'd60 : frame_length;
+        wire_bytes = {1'b0, padded_length} + 15'd12;
+        duration = wire_bytes * {3'd0, byte_time};
+        added_of = last ? {3'd0, duration} : 30'd0;
+    end
+endfunction
 
 // A stamp plus the duration as a field's 8 bytes, {seconds[31:0], 2'b00, nanoseconds[29:0]}:
 // the duration is below 2^27 ns (16395 bytes of at most 4095 ns), so the nanoseconds carry
 // into the seconds at most once (stamp_correct's arithmetic for a correction of at least 0). A
-// function, called only for a frame with a field to write (below), rather than two
+// function, called only for a frame with that field to write (below), rather than two
 // stamp_correct instances: the same adders, but a cycle simulator (Verilator) evaluates them
-// only for those frames instead of in every clock.
+// only for those frames instead of in every clock. So is the duration (added_of): as a wire,
+// it and the RX field's sum with it were hoisted out of the branch into every clock of all 8
+// ports by the simulator's dataflow optimisation.
 function [63:0] stamp_field;
     input [61:0] stamp;
     input [29:0] correction;
@@ -160,6 +173,7 @@ wire rewrite = write_rx || write_tx || reflected;
 reg [63:0] rewritten;
 reg [63:0] rx_bytes;
 reg [63:0] tx_bytes;
+reg [29:0] added;
 reg [5:0]  lane;
 reg [5:0]  rx_distance;
 reg [5:0]  tx_distance;
@@ -168,6 +182,7 @@ always @* begin
     rewritten = s_axis_tdata;
     rx_bytes = 64'd0;
     tx_bytes = 64'd0;
+    added = 30'd0;
     lane = 6'd0;
     rx_distance = 6'd0;
     tx_distance = 6'd0;
@@ -187,6 +202,7 @@ always @* begin
         end
     end
     if (write_rx || write_tx) begin
+        added = added_of(last_bit, length, config_byte_time);
         rx_bytes = stamp_field(rx_stamp, added);
         tx_bytes = stamp_field(tx_first_reg, added);
         for (l = 0; l < 4; l = l + 1) begin

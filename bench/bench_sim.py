@@ -14,7 +14,10 @@ Three sections:
    Makefile's build/bench/sim-stubbed/pktstats-sim), with the same arguments: its figures beside
    the real one's, then the medians of both over the same interleaved runs and their ratio,
    what the engines cost a busy switch while idle (docs/simulator.md, "Speed"). Each of these
-   runs must have forwarded frames and sent stat packets. Each run is followed by two of the
+   runs must have forwarded frames and sent stat packets. Then the same comparison counted
+   rather than timed: the instructions of a busy clock of each (valgrind's count of 0.6 ms of
+   the same traffic less that of 0.2 ms, over the clocks between), the same on any machine,
+   where the wall clock of a shared one varies by half from run to run. Each run is followed by two of the
    network simulator: two switches (+50 and -50 ppm) joined by a 100 m cable, every other port
    of each at line rate, capture on both, on one thread and on two (--threads); its figures
    count both switches' clocks.
@@ -39,6 +42,7 @@ import os
 import re
 import resource
 import shlex
+import shutil
 import statistics
 import struct
 import subprocess
@@ -225,6 +229,40 @@ def bench_verilator(sim, runs, duration, workdir, stubbed=None):
           f"({one / 2 / median:.2f} x one switch's per switch), {two / 1e6:.3f} M on two threads: "
           f"{two / one:.2f} x (target: 1.6 x)")
     return median, cpu_median
+
+
+def instructions_per_clock(sim):
+    """Instructions of one busy clock of `sim`: valgrind (cachegrind, no cache model) counts two
+    runs of the busy traffic, 0.2 and 0.6 ms, capture on through --write; the difference over the
+    clocks between them (start-up, the drain and the summary cancel). Returns it and the command
+    of the longer run."""
+    counts, clocks = [], []
+    for duration in ("0.2ms", "0.6ms"):
+        command = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                   "--cachegrind-out-file=/dev/null", sim] + one_switch_args(duration) + \
+            ["--write", f"evcap.output_ports={1 << STAT_PORT:#x}", "--write", "evcap.control=1"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+        refs = re.search(r"I\s+refs:\s+([\d,]+)", result.stderr)
+        summary = SUMMARY_CLOCKS.search(result.stdout)
+        if result.returncode != 0 or not refs or not summary:
+            raise RuntimeError(f"valgrind {sim} exited with {result.returncode}: "
+                               f"{result.stderr.strip()[-500:]}")
+        counts.append(int(refs[1].replace(",", "")))
+        clocks.append(int(summary[1]))
+    return (counts[1] - counts[0]) / (clocks[1] - clocks[0]), command
+
+
+def bench_instructions(sim, stubbed):
+    print("== instructions per busy clock (valgrind; deterministic: the figure to compare across "
+          "runs and machines)")
+    if shutil.which("valgrind") is None:
+        print("  skipped: valgrind is not installed (`make deps` installs it)")
+        return
+    engines, command = instructions_per_clock(sim)
+    show_command(command)
+    stub, _ = instructions_per_clock(stubbed)
+    print(f"  {engines:.0f} instructions a clock with the latency engines idle, {stub:.0f} with them "
+          f"stubbed: ratio {engines / stub:.2f} (target 1.33 or less, issue 31)")
 
 
 # A sparse run (issue 17): one 60-byte frame per millisecond on average on port 0, nothing else:
@@ -448,6 +486,8 @@ def main():
             verilator, verilator_cpu = bench_verilator(options.sim, options.runs,
                                                        options.duration, workdir,
                                                        options.sim_stubbed)
+            if options.sim_stubbed:
+                bench_instructions(options.sim, options.sim_stubbed)
             bench_sparse(options.sim, 3, "20ms", verilator)
             if options.only == "verilator":
                 return 0

@@ -14,6 +14,7 @@ packages=(
 	libssl-dev libjansson-dev libcurl4-openssl-dev victoria-metrics
 	pmacct tcl openfpgaloader
 	libmicrohttpd-dev prometheus python3-prometheus-client curl systemd
+	valgrind
 )
 
 missing=()

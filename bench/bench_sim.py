@@ -14,13 +14,13 @@ Three sections:
    Makefile's build/bench/sim-stubbed/pktstats-sim), with the same arguments: its figures beside
    the real one's, then the medians of both over the same interleaved runs and their ratio,
    what the engines cost a busy switch while idle (docs/simulator.md, "Speed"). Each of these
-   runs must have forwarded frames and sent stat packets. Then the same comparison counted
-   rather than timed: the instructions of a busy clock of each (valgrind's count of 0.6 ms of
-   the same traffic less that of 0.2 ms, over the clocks between), the same on any machine,
-   where the wall clock of a shared one varies by half from run to run. Each run is followed by two of the
+   runs must have forwarded frames and sent stat packets. Each run is followed by two of the
    network simulator: two switches (+50 and -50 ppm) joined by a 100 m cable, every other port
    of each at line rate, capture on both, on one thread and on two (--threads); its figures
-   count both switches' clocks.
+   count both switches' clocks. With --sim-stubbed, the engines' cost is then also counted
+   rather than timed: the instructions of a busy clock of each simulator (valgrind's count of
+   0.6 ms of the same traffic less that of 0.2 ms, over the clocks between), the same on any
+   machine, where the wall clock of a shared one varies by half from run to run.
    Then sparse runs (one 60-byte frame per ms on average, issue 17's idle case), with idle
    clocks skipped and clocked: simulated time per wall second against the busy switch's.
 2. Icarus speed: the same RTL under Icarus Verilog (tb/core/pktstats_core_icarus_tb.v, the same

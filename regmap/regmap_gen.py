@@ -653,6 +653,7 @@ class Port:
     width: int
     name: str
     comment: str = ""
+    pulse: bool = False  # an output high for one clock after its write: a bit of pulses_reg
 
 
 def register_ports(reg):
@@ -664,14 +665,14 @@ def register_ports(reg):
     if reg.access == "rw":
         ports = [Port("output", f.width, f.port) for f in reg.fields]
         if reg.commit_pulse:
-            ports.append(Port("output", 1, f"{reg.name}_commit"))
+            ports.append(Port("output", 1, f"{reg.name}_commit", pulse=True))
         return ports
     if reg.access == "ro":
         return [Port("input", reg.width, reg.name)]
     if reg.access == "counter":
-        return [Port("input", 64, reg.name), Port("output", 1, f"{reg.name}_clear")]
+        return [Port("input", 64, reg.name), Port("output", 1, f"{reg.name}_clear", pulse=True)]
     if reg.access == "pulse":
-        return [Port("output", 1, f.port) for f in reg.fields]
+        return [Port("output", 1, f.port, pulse=True) for f in reg.fields]
     return []
 
 
@@ -683,14 +684,9 @@ def table_layout(table):
 def verilog_identifiers(reg):
     """Every identifier the generated Verilog declares for one register."""
     names = []
-    pulses = {f.port for f in reg.fields} if reg.access == "pulse" else set()
-    if reg.access == "counter":
-        pulses.add(f"{reg.name}_clear")
-    if reg.commit_pulse:
-        pulses.add(f"{reg.name}_commit")
     for port in register_ports(reg):
         names.append(port.name)
-        if port.direction == "output" and port.name not in pulses:
+        if port.direction == "output" and not port.pulse:
             names.append(f"{port.name}_reg")
     if reg.access == "rw" and reg.wide:
         names += [f"{f.port}_shadow_reg" for f in reg.fields if f.word_part(0)]
@@ -1082,7 +1078,7 @@ class VerilogBlock:
                 "assign s_axil_rvalid = s_axil_rvalid_reg;", ""]
         for reg in block.registers:
             for p in register_ports(reg):
-                if p.direction == "output" and p.name in self.pulses:
+                if p.pulse:
                     out.append(f"assign {p.name} = pulses_reg[{self.pulses.index(p.name)}];")
                 elif p.direction == "output":
                     out.append(f"assign {p.name} = {p.name}_reg;")

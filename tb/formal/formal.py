@@ -116,7 +116,7 @@ def labels(root, spec, pattern):
 def yosys_script(root, spec, formal_depth, model, extra_outputs=True):
     """The Yosys script that writes `model` (SMT-LIB), with FORMAL_DEPTH = formal_depth, and,
     with extra_outputs, model.v (for --replay) and the covers' cover.smt2. With --refute LABEL
-    (spec["refute"]) the other assertions are left out."""
+    (spec["refute"]) the other assertions are left out, and so is cover.smt2."""
     rtl = " ".join(str(root / f) for f in spec["rtl"])
     files = " ".join(str(root / f) for f in spec["files"])
     lines = [f"read_verilog {rtl}",
@@ -143,12 +143,12 @@ def yosys_script(root, spec, formal_depth, model, extra_outputs=True):
               "dffunmap",
               f"write_smt2 -wires {model}"]
     if extra_outputs:
-        lines += ["write_verilog -norename model.v",
-                  # the covers' model, without the assertions: the BMC and the induction prove
-                  # those, and yosys-smtbmc would evaluate every one in every clock of every
-                  # cover's trace (9 s a cover in evcap_serializer)
-                  "chformal -assert -remove",
-                  "write_smt2 -wires cover.smt2"]
+        lines.append("write_verilog -norename model.v")
+    if extra_outputs and not spec.get("refute"):
+        # the covers' model (a refutation runs none), without the assertions: the BMC and the
+        # induction prove those, and yosys-smtbmc would evaluate every one in every clock of
+        # every cover's trace (9 s a cover in evcap_serializer)
+        lines += ["chformal -assert -remove", "write_smt2 -wires cover.smt2"]
     return "\n".join(lines) + "\n"
 
 

@@ -85,13 +85,13 @@ module flowlat_table #(
 
     // The lookup's answer, valid from lookup_done (a pulse) to the next lookup
     output reg           lookup_done = 1'b0,
-    output reg           lookup_found = 1'b0,
-    output reg  [3:0]    lookup_group = 4'd0,
-    output reg           lookup_breach = 1'b0,
-    output reg  [31:0]   lookup_last_residence = 32'd0,
-    output reg  [31:0]   lookup_max_residence = 32'd0,
-    output reg  [31:0]   lookup_packets = 32'd0,
-    output reg  [31:0]   lookup_last_seen_us = 32'd0,
+    output wire          lookup_found,
+    output wire [3:0]    lookup_group,
+    output wire          lookup_breach,
+    output wire [31:0]   lookup_last_residence,
+    output wire [31:0]   lookup_max_residence,
+    output wire [31:0]   lookup_packets,
+    output wire [31:0]   lookup_last_seen_us,
 
     // Status: clearing (records wait), and the microsecond clock of the table
     output wire          status_clearing,
@@ -205,36 +205,41 @@ function [31:0] prefix_mask;
                   length >= 6'd32 ? 32'hffffffff : ~(32'hffffffff >> length);
 endfunction
 
+// The functions below read the rules and the ways read (config_rules, read0..read3) where
+// they are, not as inputs: a cycle simulator (Verilator) gives each input of a function a
+// variable of its own, cleared in every clock whether or not the function is called (2 048
+// bits for the rules)
+
 // Bit r: rule r matches the record's src_ip [31:0], dst_ip [63:32], protocol [71:64], sport
 // [87:72], dport [103:88] and egress port [105:104]
 function [15:0] rules_matched;
-    input [16*128-1:0] rules;
     input [105:0]      frame;
     integer r;
     begin
         for (r = 0; r < 16; r = r + 1) begin
             rules_matched[r] =
-                rules[128*r + 127] &&
-                ((frame[31:0] ^ rules[128*r +: 32]) & prefix_mask(rules[128*r + 96 +: 6])) == 32'd0 &&
-                ((frame[63:32] ^ rules[128*r + 32 +: 32]) & prefix_mask(rules[128*r + 102 +: 6])) == 32'd0 &&
-                (rules[128*r + 116] || frame[71:64] == rules[128*r + 108 +: 8]) &&
-                (rules[128*r + 117] || frame[87:72] == rules[128*r + 64 +: 16]) &&
-                (rules[128*r + 118] || frame[103:88] == rules[128*r + 80 +: 16]) &&
-                rules[128*r + 120 + {30'd0, frame[105:104]}];
+                config_rules[128*r + 127] &&
+                ((frame[31:0] ^ config_rules[128*r +: 32]) &
+                 prefix_mask(config_rules[128*r + 96 +: 6])) == 32'd0 &&
+                ((frame[63:32] ^ config_rules[128*r + 32 +: 32]) &
+                 prefix_mask(config_rules[128*r + 102 +: 6])) == 32'd0 &&
+                (config_rules[128*r + 116] || frame[71:64] == config_rules[128*r + 108 +: 8]) &&
+                (config_rules[128*r + 117] || frame[87:72] == config_rules[128*r + 64 +: 16]) &&
+                (config_rules[128*r + 118] || frame[103:88] == config_rules[128*r + 80 +: 16]) &&
+                config_rules[128*r + 120 + {30'd0, frame[105:104]}];
         end
     end
 endfunction
 
 // The first rule in index order among `matched`: {its index, its profile} (0 when none)
 function [6:0] first_rule;
-    input [16*128-1:0] rules;
     input [15:0]       matched;
     integer r;
     begin
         first_rule = 7'd0;
         for (r = 15; r >= 0; r = r - 1) begin
             if (matched[r]) begin
-                first_rule = {r[3:0], rules[128*r + 124 +: 3]};
+                first_rule = {r[3:0], config_rules[128*r + 124 +: 3]};
             end
         end
     end
@@ -248,12 +253,6 @@ wire signed [31:0] residence = record[140:109];
 
 // COMPARE: the set's ways against the flow. Functions of the ways read, called in the branch
 // that uses them (a simulator then evaluates them only in COMPARE, not in every clock)
-// entry: {key, valid} (bits 104:0)
-function way_hit;
-    input [104:0] entry;
-    input [103:0] flow;
-    way_hit = entry[0] && entry[104:1] == flow;
-endfunction
 
 // valid, and last seen more than timeout ago
 function way_stale;
@@ -270,23 +269,18 @@ function [1:0] first_of;
     first_of = bits[0] ? 2'd0 : bits[1] ? 2'd1 : bits[2] ? 2'd2 : 2'd3;
 endfunction
 
-// The ways that hold the flow, of their {key, valid} (bits 104:0; way w in 105w+104 : 105w)
+// The ways that hold the flow (bit w: way w; an entry's {key, valid} is its bits 104:0)
 function [3:0] hits_of;
-    input [4*105-1:0] ids;
-    input [103:0]     flow;
-    hits_of = {way_hit(ids[315 +: 105], flow), way_hit(ids[210 +: 105], flow),
-               way_hit(ids[105 +: 105], flow), way_hit(ids[0 +: 105], flow)};
+    input [103:0] flow;
+    hits_of = {read3[0] && read3[104:1] == flow, read2[0] && read2[104:1] == flow,
+               read1[0] && read1[104:1] == flow, read0[0] && read0[104:1] == flow};
 endfunction
 
-// The way for the update: the flow's own way, else a free one, else a stale one. Of the ways'
-// {key, valid}, last seen (bits 237:206) and what the update needs (98 bits: last ABSOLUTE
-// event and sent [270:238], packets and largest residence [205:142], breach [109]), way w in
-// the w-th slice of each: {found, placed (found, or a new flow gets a way), evicting (the new
-// flow takes a stale flow's way), the way, what the update needs of it}
+// The way for the update: the flow's own way, else a free one, else a stale one:
+// {found, placed (found, or a new flow gets a way), evicting (the new flow takes a stale
+// flow's way), the way, what the update needs of it (98 bits: last ABSOLUTE event and sent
+// [270:238], packets and largest residence [205:142], breach [109])}
 function [102:0] choice_of;
-    input [4*105-1:0] ids;
-    input [4*32-1:0]  seen;
-    input [4*98-1:0]  fields;
     input [103:0]     flow;
     input [31:0]      now;
     input [31:0]      timeout;
@@ -294,44 +288,45 @@ function [102:0] choice_of;
     reg   [1:0]       chosen;
     reg   [97:0]      entry_fields;
     begin
-        hits = hits_of(ids, flow);
-        frees = {!ids[315], !ids[210], !ids[105], !ids[0]};
-        stales = {way_stale(ids[315], seen[96 +: 32], now, timeout),
-                  way_stale(ids[210], seen[64 +: 32], now, timeout),
-                  way_stale(ids[105], seen[32 +: 32], now, timeout),
-                  way_stale(ids[0], seen[0 +: 32], now, timeout)};
+        hits = hits_of(flow);
+        frees = {!read3[0], !read2[0], !read1[0], !read0[0]};
+        stales = {way_stale(read3[0], read3[237:206], now, timeout),
+                  way_stale(read2[0], read2[237:206], now, timeout),
+                  way_stale(read1[0], read1[237:206], now, timeout),
+                  way_stale(read0[0], read0[237:206], now, timeout)};
         chosen = |hits ? first_of(hits[2:0]) : |frees ? first_of(frees[2:0])
                                              : first_of(stales[2:0]);
-        // (constant slices: a simulator's variable part-select of a vector whose slices are
-        // not word-aligned reads past its end)
         case (chosen)
-            2'd0: entry_fields = fields[0 +: 98];
-            2'd1: entry_fields = fields[98 +: 98];
-            2'd2: entry_fields = fields[196 +: 98];
-            default: entry_fields = fields[294 +: 98];
+            2'd0: entry_fields = {read0[270:238], read0[205:142], read0[109]};
+            2'd1: entry_fields = {read1[270:238], read1[205:142], read1[109]};
+            2'd2: entry_fields = {read2[270:238], read2[205:142], read2[109]};
+            default: entry_fields = {read3[270:238], read3[205:142], read3[109]};
         endcase
         choice_of = {|hits, |(hits | frees | stales), !(|hits) && !(|frees) && |stales, chosen,
                      entry_fields};
     end
 endfunction
 
-// What a lookup shows: {found, the flow's way's bits 237:105 (group .. last seen)}, of the
-// ways' {key, valid} and bits 237:105, way w in the w-th slice of each
+// What a lookup shows: {found, the flow's way's bits 237:105 (group .. last seen)}
 function [133:0] lookup_of;
-    input [4*105-1:0] ids;
-    input [4*133-1:0] fields;
     input [103:0]     flow;
     reg   [3:0]       hits;
     begin
-        hits = hits_of(ids, flow);
+        hits = hits_of(flow);
         case (first_of(hits[2:0]))
-            2'd0: lookup_of = {|hits, fields[0 +: 133]};
-            2'd1: lookup_of = {|hits, fields[133 +: 133]};
-            2'd2: lookup_of = {|hits, fields[266 +: 133]};
-            default: lookup_of = {|hits, fields[399 +: 133]};
+            2'd0: lookup_of = {|hits, read0[237:105]};
+            2'd1: lookup_of = {|hits, read1[237:105]};
+            2'd2: lookup_of = {|hits, read2[237:105]};
+            default: lookup_of = {|hits, read3[237:105]};
         endcase
     end
 endfunction
+
+// The lookup's answer (lookup_of's layout; one register, so that a simulator calls lookup_of
+// once, not once an output)
+reg  [133:0] lookup_reg = 134'd0;
+assign {lookup_found, lookup_last_seen_us, lookup_packets, lookup_max_residence,
+        lookup_last_residence, lookup_breach, lookup_group} = lookup_reg;
 
 // COMPARE's choice (choice_of's layout; one register, so that a simulator calls choice_of
 // once, not once a field)
@@ -447,14 +442,12 @@ always @(posedge clk) begin
             end else if (s_record_valid) begin
                 if (!config_enable) begin
                     // taken and ignored
-                end else if (rules_matched(config_rules, {s_record[108:107], s_record[103:0]})
-                             == 16'd0) begin
+                end else if (rules_matched({s_record[108:107], s_record[103:0]}) == 16'd0) begin
                     count_unmatched <= 1'b1;
                 end else begin
                     is_lookup <= 1'b0;
                     record <= s_record;
-                    rule <= first_rule(config_rules, rules_matched(config_rules,
-                                                   {s_record[108:107], s_record[103:0]}));
+                    rule <= first_rule(rules_matched({s_record[108:107], s_record[103:0]}));
                     address <= set_of(s_record[103:0]);
                     state <= S_READ;
                 end
@@ -462,20 +455,10 @@ always @(posedge clk) begin
         end
         S_READ: state <= S_COMPARE;  // the ways of the set are read in this clock
         S_COMPARE: begin
-            choice <= choice_of({read3[104:0], read2[104:0], read1[104:0], read0[104:0]},
-                                {read3[237:206], read2[237:206], read1[237:206], read0[237:206]},
-                                {read3[270:238], read3[205:142], read3[109],
-                                 read2[270:238], read2[205:142], read2[109],
-                                 read1[270:238], read1[205:142], read1[109],
-                                 read0[270:238], read0[205:142], read0[109]},
-                                key, now_us, config_idle_timeout_us);
+            choice <= choice_of(key, now_us, config_idle_timeout_us);
             if (is_lookup) begin
                 lookup_done <= 1'b1;
-                {lookup_found, lookup_last_seen_us, lookup_packets, lookup_max_residence,
-                 lookup_last_residence, lookup_breach, lookup_group} <=
-                    lookup_of({read3[104:0], read2[104:0], read1[104:0], read0[104:0]},
-                              {read3[237:105], read2[237:105], read1[237:105], read0[237:105]},
-                              key);
+                lookup_reg <= lookup_of(key);
                 state <= S_IDLE;
             end else begin
                 state <= S_UPDATE;

@@ -403,31 +403,33 @@ function [36:0] classify;
     end
 endfunction
 
-reg  [7:0]  decision_mask;
-reg  [1:0]  decision_rewrite;
-reg  [6:0]  decision_rx_offset;
-reg  [6:0]  decision_tx_offset;
-reg  [1:0]  decision_engine;
-reg         decision_isl_group;
-reg         decision_tagged;       // the frame has a VLAN tag
-reg  [8:0]  decision_pulses;
-
-// Outside the clock of a decision nothing reads these (the decision FIFO is written and the
-// counters pulse only in that clock): all 0 there
+// The decision, classify's layout: one register, so that a cycle simulator (Verilator) calls
+// classify once per decision (a concatenation of eight targets makes it call classify once
+// per target). Outside the clock of a decision nothing reads it (the decision FIFO is written
+// and the counters pulse only in that clock): all 0 there
+reg  [36:0] decision;
 always @* begin
-    {decision_tagged, decision_isl_group, decision_engine, decision_tx_offset,
-     decision_rx_offset, decision_rewrite, decision_mask, decision_pulses} = 37'd0;
+    decision = 37'd0;
     if (decide) begin
-        {decision_tagged, decision_isl_group, decision_engine, decision_tx_offset,
-         decision_rx_offset, decision_rewrite, decision_mask, decision_pulses}
-            = classify(word0, word1, word2, word4,
-                       {in_index_reg, 3'b000} + {3'd0, keep_count(s_axis_tkeep)}, tuser,
-                       config_dm_enable,
-                       config_dm_responder, config_dm_level, config_headroom_enable,
-                       config_headroom_responder, config_isl_copy_field, config_isl_group,
-                       config_cpu_bound, config_port_mac);
+        decision = classify(word0, word1, word2, word4,
+                            {in_index_reg, 3'b000} + {3'd0, keep_count(s_axis_tkeep)}, tuser,
+                            config_dm_enable,
+                            config_dm_responder, config_dm_level, config_headroom_enable,
+                            config_headroom_responder, config_isl_copy_field, config_isl_group,
+                            config_cpu_bound, config_port_mac);
     end
 end
+
+wire [7:0]  decision_mask;
+wire [1:0]  decision_rewrite;
+wire [6:0]  decision_rx_offset;
+wire [6:0]  decision_tx_offset;
+wire [1:0]  decision_engine;
+wire        decision_isl_group;
+wire        decision_tagged;       // the frame has a VLAN tag
+wire [8:0]  decision_pulses;
+assign {decision_tagged, decision_isl_group, decision_engine, decision_tx_offset,
+        decision_rx_offset, decision_rewrite, decision_mask, decision_pulses} = decision;
 
 assign dm_answered = {3'd0, decision_pulses[PULSE_DM_ANSWERED]} << port;
 assign dm_passed_up = {3'd0, decision_pulses[PULSE_DM_PASSED_UP]} << port;

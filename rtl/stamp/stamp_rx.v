@@ -10,17 +10,14 @@
  * metadata (m_meta, slice i: {valid, seconds[31:0], nanoseconds[29:0]}), into the input
  * arbiter next to the word:
  *
- *   no frame open on port i:  live[i] = time of day + rx_correction[i]
- *                             first[i] = s_rx_stamp_valid[i] ? s_rx_stamp[i] + rx_correction[i]
- *                                                            : live[i]
+ *   no frame open on port i:  first[i] = (s_rx_stamp_valid[i] ? s_rx_stamp[i] : time of day)
+ *                                        + rx_correction[i]
  *   s_axis handshake, first word of port i --> held[i] <= first[i]
  *   m_meta[i] = {1, first word: first[i], later words: held[i]}
  *
- * The additions are stamp_correct's arithmetic as a function, called only while no frame is
- * open (in a frame nothing reads live[i] or first[i]: they are 0 there), and the MAC stamp's
- * only with its valid bit: a cycle simulator (Verilator), which evaluates every expression in
- * every clock, then adds nothing during a frame, and the time of day's addition, which depends
- * on registers only, once per clock rather than on every change of the inputs.
+ * The addition is stamp_correct's arithmetic as a function, called only while no frame is open
+ * (in a frame nothing reads first[i]: it is 0 there): a cycle simulator (Verilator), which
+ * evaluates every expression in every clock, then adds nothing during a frame.
  *
  * CPU ports (4..7) carry no stamp: their slices are all zero (valid bit 0). held[i] is also
  * the last RX stamp of port i (last_rx, for the registers).
@@ -60,10 +57,7 @@ module stamp_rx (
     output wire [4*62-1:0] last_rx
 );
 
-reg  [4*62-1:0] live;   // the corrected time of day, 0 in a frame
-reg  [4*62-1:0] first;  // the RX stamp of a first word in this clock, 0 in a frame
 reg  [3:0]      in_frame_reg = 4'd0;
-reg  [4*62-1:0] held_reg = {4*62{1'b0}};
 
 wire [3:0] handshake = s_axis_tvalid[3:0] & s_axis_tready[3:0];
 
@@ -86,36 +80,38 @@ function [61:0] corrected;
     end
 endfunction
 
-integer q;
-always @* begin
-    live = {4*62{1'b0}};
-    for (q = 0; q < 4; q = q + 1) begin
-        if (!in_frame_reg[q]) begin
-            live[62*q +: 62] = corrected({tod_seconds, tod_nanoseconds},
-                                         rx_correction[30*q +: 30]);
-        end
-    end
-end
-
-integer r;
-always @* begin
-    first = live;
-    for (r = 0; r < 4; r = r + 1) begin
-        if (!in_frame_reg[r] && s_rx_stamp_valid[r]) begin
-            first[62*r +: 62] = corrected(s_rx_stamp[62*r +: 62], rx_correction[30*r +: 30]);
-        end
-    end
-end
-
+// Each port's values in registers of their own, 62 bits wide: a cycle simulator handles a
+// 62-bit value as one machine word, where slices of a 248-bit vector cost a shift and a mask
+// for each of its words
 genvar i;
 generate
     for (i = 0; i < 4; i = i + 1) begin : port
-        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg[62*i +: 62] : first[62*i +: 62]};
+        reg  [61:0] first;                 // the RX stamp of a first word in this clock, 0 in a frame
+        reg  [61:0] held_reg = 62'd0;      // the frame's RX stamp, from its first word on
+
+        always @* begin
+            first = 62'd0;
+            if (!in_frame_reg[i]) begin
+                first = corrected(s_rx_stamp_valid[i] ? s_rx_stamp[62*i +: 62]
+                                                      : {tod_seconds, tod_nanoseconds},
+                                  rx_correction[30*i +: 30]);
+            end
+        end
+
+        always @(posedge clk) begin
+            if (rst) begin
+                held_reg <= 62'd0;
+            end else if (handshake[i] && !in_frame_reg[i]) begin
+                held_reg <= first;
+            end
+        end
+
+        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg : first};
+        assign last_rx[62*i +: 62] = held_reg;
     end
 endgenerate
 
 assign m_meta[8*63-1:4*63] = {4*63{1'b0}};
-assign last_rx = held_reg;
 
 // The CPU ports are not stamped
 wire unused = &{1'b0, s_axis_tvalid[7:4], s_axis_tready[7:4], s_axis_tlast[7:4]};
@@ -125,15 +121,11 @@ always @(posedge clk) begin
     for (p = 0; p < 4; p = p + 1) begin
         if (handshake[p]) begin
             in_frame_reg[p] <= !s_axis_tlast[p];
-            if (!in_frame_reg[p]) begin
-                held_reg[62*p +: 62] <= first[62*p +: 62];
-            end
         end
     end
 
     if (rst) begin
         in_frame_reg <= 4'd0;
-        held_reg <= {4*62{1'b0}};
     end
 end
 

@@ -127,9 +127,8 @@ MUTANTS = [
      "wire        above = !sum[31] && sum > BILLION;",
      "out_nanoseconds_below_1e9"),
     ("stamp-rx-not-held-in-frame", "stamp_rx", "rtl/stamp/stamp_rx.v",
-     "        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg[62*i +: 62] : "
-     "first[62*i +: 62]};",
-     "        assign m_meta[63*i +: 63] = {1'b1, first[62*i +: 62]};",
+     "        assign m_meta[63*i +: 63] = {1'b1, in_frame_reg[i] ? held_reg : first};",
+     "        assign m_meta[63*i +: 63] = {1'b1, first};",
      "later_words_held"),
     ("stamp-tx-residence-borrow-lost", "stamp_tx", "rtl/stamp/stamp_tx.v",
      "                difference = nanoseconds_diff + BILLION;",

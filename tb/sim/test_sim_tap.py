@@ -19,6 +19,7 @@ would:
 Without root, network namespaces or /dev/net/tun, the checks are reported as skipped.
 """
 
+import fcntl
 import os
 import select
 import signal
@@ -37,6 +38,8 @@ from oam_frames import read_pcap  # noqa: E402
 NAMESPACE = f"pstap{os.getpid() % 100000}"
 EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
 STATION = bytes.fromhex("020000000777")
+SIOCGIFFLAGS = 0x8913
+IFF_UP = 0x1
 results = []
 
 
@@ -78,11 +81,21 @@ def packet_socket(interface):
     return sock
 
 
+def interface_up(name):
+    """Whether the interface (of this process's namespace) is up: the simulator makes a TAP
+    interface, then sets it up; a frame sent in between fails with ENETDOWN."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", name.encode(), 0)
+        flags = struct.unpack_from("16sH", fcntl.ioctl(sock, SIOCGIFFLAGS, request))[1]
+    return bool(flags & IFF_UP)
+
+
 def wait_for_taps(proc, names, ready=lambda: True):
-    """Waits until the simulator has made the TAP interfaces (and ready() holds)."""
+    """Waits until the simulator has made the TAP interfaces and set them up (and ready()
+    holds)."""
     for _ in range(200):
         try:
-            if ready() and all(socket.if_nametoindex(name) for name in names):
+            if ready() and all(interface_up(name) for name in names):
                 return
         except OSError:
             pass

@@ -22,15 +22,19 @@ register socket (the protocol is docs/simulator-protocol.md). Python 3 standard 
 
 import csv
 import ctypes
+import fcntl
 import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SIOCGIFFLAGS = 0x8913  # <linux/sockios.h>
+IFF_UP = 0x1
 
 
 def enter_namespace(name):
@@ -61,6 +65,16 @@ def in_private_network():
                            capture_output=True, text=True)
     if setup.returncode:
         raise RuntimeError("network namespace set-up: " + setup.stderr.strip())
+
+
+def interface_up(name):
+    """Whether the network interface NAME (of this process's namespace) is up. The simulator
+    makes a TAP interface, then sets it up: a frame sent in between fails with ENETDOWN, so a
+    test waits for this, not only for the interface to exist. OSError when there is none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", name.encode(), 0)
+        flags = struct.unpack_from("16sH", fcntl.ioctl(sock, SIOCGIFFLAGS, request))[1]
+    return bool(flags & IFF_UP)
 
 
 def registers():

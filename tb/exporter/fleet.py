@@ -48,7 +48,6 @@ import itertools
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -219,8 +218,8 @@ class Fleet:
         for k in range(1, SWITCHES):
             self.conns.append(wait_for(lambda: pktstats_sim.Connection(self.socket(k)), 30,
                                        "switch %d's socket" % k))
-        wait_for(lambda: all(socket.if_nametoindex(self.tap(k)) for k in range(SWITCHES)), 30,
-                 "the TAP interfaces")
+        wait_for(lambda: all(pktstats_sim.interface_up(self.tap(k)) for k in range(SWITCHES)),
+                 30, "the TAP interfaces, up")
         self.log("adding the learning-table entries: pktstats -d sim:SOCKET fdb add %s port %d "
                  "static" % (INCAST_MAC, INCAST_PORT))
         # all at once: each takes several of its simulator's socket polls

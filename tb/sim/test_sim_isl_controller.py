@@ -325,8 +325,8 @@ def run(tap, simulator, cli, seed, work):
         # writer cannot know it was stored): delivery is at least once. OpenTSDB keeps one
         # value per series and millisecond, so a repeat changes nothing there; this
         # VictoriaMetrics keeps both, so an exact repeat (same millisecond, same value) counts
-        # once, and repeats are allowed only as retries: each point at most twice, and only
-        # when requests failed.
+        # once, and repeats are allowed only as retries: each point at most twice, fewer than
+        # half of the points (below), in a run whose outage made requests fail.
         copies = collections.Counter((ms, v) for ms, v in samples)
         repeats += sum(n - 1 for n in copies.values())
         if any(n > 2 for n in copies.values()):

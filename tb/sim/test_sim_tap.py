@@ -19,7 +19,6 @@ would:
 Without root, network namespaces or /dev/net/tun, the checks are reported as skipped.
 """
 
-import fcntl
 import os
 import select
 import signal
@@ -32,14 +31,13 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "common"))
-from pktstats_sim import Connection, enter_namespace, registers as register_addresses  # noqa: E402
+from pktstats_sim import (Connection, enter_namespace, interface_up,  # noqa: E402
+                         registers as register_addresses)
 from oam_frames import read_pcap  # noqa: E402
 
 NAMESPACE = f"pstap{os.getpid() % 100000}"
 EXPERIMENTAL_TYPE = 0x88B5  # IEEE 802 local experimental EtherType
 STATION = bytes.fromhex("020000000777")
-SIOCGIFFLAGS = 0x8913
-IFF_UP = 0x1
 results = []
 
 
@@ -79,15 +77,6 @@ def packet_socket(interface):
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))  # ETH_P_ALL
     sock.bind((interface, 0))
     return sock
-
-
-def interface_up(name):
-    """Whether the interface (of this process's namespace) is up: the simulator makes a TAP
-    interface, then sets it up; a frame sent in between fails with ENETDOWN."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        request = struct.pack("16sH14x", name.encode(), 0)
-        flags = struct.unpack_from("16sH", fcntl.ioctl(sock, SIOCGIFFLAGS, request))[1]
-    return bool(flags & IFF_UP)
 
 
 def wait_for_taps(proc, names, ready=lambda: True):
